@@ -1,0 +1,50 @@
+package io.xdlink.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of the {@code xdlink} command. */
+@Command(name = "xdlink",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = "USB4/Thunderbolt host-to-host RDMA bridge.",
+        subcommands = {CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns the exit status, so tests can call it without exiting the JVM. */
+    public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** The configured command line, with xdlink's handling of bad input (one line, no stack trace). */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler((ex, line, parseResult) -> {
+            line.getErr().println("xdlink: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+            return ex instanceof UsageException ? 2 : 1;
+        });
+        return cl;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The version from the jar manifest (the Maven project version), or "development" when run from classes. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"xdlink " + (v == null ? "development" : v),
+                    "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"};
+        }
+    }
+}

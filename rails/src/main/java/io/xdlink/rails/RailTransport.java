@@ -1,0 +1,54 @@
+package io.xdlink.rails;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Moves frames for one rail: the simulator's frames over a simulated cable, or one TCP connection bound to a local
+ * interface on a real host. The progress engine that owns the rail is the only thread that calls it.
+ *
+ * <p>Neither direction blocks. {@link #offer} refuses a frame when the transport has no room (the engine keeps it and
+ * tries again); {@link #poll} hands over what has arrived. A transport that is {@link RailInfo#lossy() lossy} may
+ * lose, and the simulator with faults may also reorder, duplicate or corrupt, frames: the protocol above recovers.
+ */
+public interface RailTransport extends AutoCloseable {
+
+    /** Largest frame a rail carries, header included, like a USB4 DMA frame. */
+    int MAX_FRAME_BYTES = 4096;
+
+    /** Which link this rail runs over, what that link negotiated, and whether frames can be lost. */
+    RailInfo info();
+
+    /**
+     * Offers one frame of at most {@link #MAX_FRAME_BYTES}; its bytes are copied before return.
+     *
+     * @return false when the transport cannot take it now; nothing was sent
+     * @throws RailClosedException when the rail is closed or failed (peer gone, cable pulled)
+     */
+    boolean offer(MemorySegment frame);
+
+    /**
+     * Hands up to {@code limit} received frames to {@code receiver}, in arrival order. Each segment is valid only
+     * during its callback.
+     *
+     * @return how many frames were handed over
+     * @throws RailClosedException when the rail is closed or failed and nothing more will arrive
+     */
+    int poll(FrameReceiver receiver, int limit);
+
+    /** Pushes out anything buffered; returns a count of work done (0 when idle). Never blocks. */
+    default int flush() {
+        return 0;
+    }
+
+    /** False once closed or failed. */
+    boolean isOpen();
+
+    @Override
+    void close();
+
+    /** Receives frames from {@link #poll}. */
+    @FunctionalInterface
+    interface FrameReceiver {
+        void onFrame(MemorySegment frame);
+    }
+}
