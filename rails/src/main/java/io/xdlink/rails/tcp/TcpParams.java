@@ -76,14 +76,14 @@ public final class TcpParams implements ParamProvider {
             .description("user-space batch buffer per rail and direction: frames offered between two flushes leave in one write")
             .build();
 
-    public static final ParamSpec<String> SYSFS_ROOT = ParamSpec.builder("host_sysfs_root", new ParamType.Str(4096))
-            .defaultValue("/sys")
-            .description("root of the sysfs tree the real host's fabric reads peers and links from")
+    public static final ParamSpec<String> HOST_ROOT = ParamSpec.builder("host_root", new ParamType.Str(4096))
+            .defaultValue("/")
+            .description("file-system root the real host's fabric reads sys/bus/thunderbolt under (a test points it at a fake tree)")
             .build();
 
     private static final List<ParamSpec<?>> SPECS = List.of(CONTROL_PORT, RAIL_PORT, PEER_ADDRESSES, RAIL_INTERFACES,
             CONNECT_TIMEOUT, KEEPALIVE_INTERVAL, KEEPALIVE_TIMEOUT, RECONNECT_INTERVAL, SOCKET_SEND_BUFFER,
-            SOCKET_RECEIVE_BUFFER, RAIL_BUFFER, SYSFS_ROOT);
+            SOCKET_RECEIVE_BUFFER, RAIL_BUFFER, HOST_ROOT);
 
     @Override
     public String module() {
