@@ -64,6 +64,17 @@ public final class SimParams implements ParamProvider {
             .description("End-to-end flow control on loopback rings; 0 lets a full receive ring drop frames, as on AMD hosts")
             .build();
 
+    public static final ParamSpec<Long> CMA = ParamSpec.builder("loopback_cma", new ParamType.Size(0, 1L << 40))
+            .defaultValue(0L).unit("bytes")
+            .description("CMA area of the loopback hosts (their CmaTotal); matters only when loopback_iommu is not translated")
+            .build();
+
+    public static final ParamSpec<String> IOMMU = ParamSpec.builder("loopback_iommu",
+                    new ParamType.Enum(List.of("translated", "passthrough", "off")))
+            .defaultValue("translated")
+            .description("IOMMU mode of the loopback hosts; passthrough with loopback_cma=0 shows a stock Ubuntu's ring fallback")
+            .build();
+
     @Override
     public String module() {
         return "loopback-sim";
@@ -71,6 +82,6 @@ public final class SimParams implements ParamProvider {
 
     @Override
     public List<ParamSpec<?>> specs() {
-        return List.of(LOOPBACK, GENERATION, LANES, BONDING, CLOCK, LATENCY, TX_CAP, RX_CAP, E2E);
+        return List.of(LOOPBACK, GENERATION, LANES, BONDING, CLOCK, LATENCY, TX_CAP, RX_CAP, E2E, CMA, IOMMU);
     }
 }

@@ -5,17 +5,17 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /** Test frames that carry their own sequence number and a pattern derived from it, so any damage shows. */
-final class Frames {
+public final class Frames {
     private Frames() {
     }
 
-    static MemorySegment frame(long seq, int size) {
+    public static MemorySegment frame(long seq, int size) {
         MemorySegment f = Arena.ofAuto().allocate(size);
         fill(f, seq);
         return f;
     }
 
-    static void fill(MemorySegment f, long seq) {
+    public static void fill(MemorySegment f, long seq) {
         int size = (int) f.byteSize();
         if (size >= 8) {
             f.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
@@ -25,12 +25,12 @@ final class Frames {
         }
     }
 
-    static long seq(MemorySegment f) {
+    public static long seq(MemorySegment f) {
         return f.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
     }
 
     /** True when the frame's bytes are exactly what {@link #fill} wrote for its sequence number. */
-    static boolean intact(MemorySegment f, long seq) {
+    public static boolean intact(MemorySegment f, long seq) {
         if (seq(f) != seq) {
             return false;
         }

@@ -11,30 +11,30 @@ import java.util.List;
  * Drives senders and receivers in virtual time the way a progress engine would: each round every sender offers
  * until refused and every receiver polls; when a round does nothing, time jumps to the next scheduled task.
  */
-final class Pump {
+public final class Pump {
     private final VirtualScheduler scheduler;
     private final List<Sender> senders = new ArrayList<>();
     private final List<Receiver> receivers = new ArrayList<>();
 
-    Pump(VirtualScheduler scheduler) {
+    public Pump(VirtualScheduler scheduler) {
         this.scheduler = scheduler;
     }
 
     /** Sends frames of {@code size} bytes, numbered from 0, as fast as {@code t} takes them. */
-    Sender send(RailTransport t, int size) {
+    public Sender send(RailTransport t, int size) {
         Sender s = new Sender(t, size);
         senders.add(s);
         return s;
     }
 
-    Receiver receive(RailTransport t) {
+    public Receiver receive(RailTransport t) {
         Receiver r = new Receiver(t);
         receivers.add(r);
         return r;
     }
 
     /** Runs until virtual time reaches {@code deadline} or nothing is left to do. */
-    void runUntil(long deadline) {
+    public void runUntil(long deadline) {
         while (scheduler.nanoTime() < deadline) {
             int work = 0;
             for (Sender s : senders) {
@@ -54,19 +54,19 @@ final class Pump {
         }
     }
 
-    static final class Sender {
+    public static final class Sender {
         final RailTransport transport;
         final MemorySegment frame;
-        long next;
+        public long next;
         long refused;
-        long limit = Long.MAX_VALUE;
+        public long limit = Long.MAX_VALUE;
 
         Sender(RailTransport transport, int size) {
             this.transport = transport;
             this.frame = Frames.frame(0, size);
         }
 
-        int step() {
+        public int step() {
             int n = 0;
             while (next < limit && n < 256) {
                 Frames.fill(frame, next);
@@ -82,19 +82,19 @@ final class Pump {
         }
     }
 
-    static final class Receiver {
+    public static final class Receiver {
         final RailTransport transport;
-        final List<Long> order = new ArrayList<>();
-        long frames;
-        long bytes;
-        long damaged;
-        boolean paused;
+        public final List<Long> order = new ArrayList<>();
+        public long frames;
+        public long bytes;
+        public long damaged;
+        public boolean paused;
 
         Receiver(RailTransport transport) {
             this.transport = transport;
         }
 
-        int step() {
+        public int step() {
             if (paused) {
                 return 0;
             }
