@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * over the simulator, in virtual time.
  */
 class SimDataPlaneTest {
-    private static final long BYTES = 32L << 20;
+    private static final long BYTES = 16L << 20;
 
     private final VirtualFabric v = new VirtualFabric();
     private final SimHost a = v.fabric.addHost(HostSpec.named("a").withRings(1024, 256));

@@ -122,7 +122,7 @@ class SimRailTransportTest {
     void twoThreadsMoveFramesUnpacedWithoutLossOrDamage() throws Exception {
         try (SystemScheduler system = new SystemScheduler("sim-test")) {
             SimRail r = rail(SimClock.unpaced(system), LinkState.of(Generation.GEN3, 2));
-            int frames = 200_000;
+            int frames = 50_000;
             Thread sender = Thread.ofPlatform().start(() -> {
                 MemorySegment f = Frames.frame(0, 256);
                 for (long i = 0; i < frames; ) {
