@@ -23,7 +23,7 @@ public record ElfSymbol(String name, long value, long size, int type, int bindin
     public static final int STV_DEFAULT = 0;
     public static final int STV_PROTECTED = 3;
 
-    /** Defined here and visible to {@code dlsym}: global, weak or unique binding with default or protected visibility. */
+    /** Defined here and visible to {@code dlsym}: global, weak or unique binding, default or protected visibility. */
     public boolean exported() {
         return sectionIndex != 0 && !name.isEmpty()
                 && (binding == STB_GLOBAL || binding == STB_WEAK || binding == STB_GNU_UNIQUE)

@@ -209,6 +209,8 @@ class ElfReaderTest {
                 0x7fff_ffff_ffff_ffffL, -1L};
         int ok = 0;
         int refused = 0;
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpuStart = threads.getCurrentThreadCpuTime();
         for (int c = 0; c < cases; c++) {
             int w = rnd.nextInt(totalWeight);
             Target t = corpus.getFirst();
@@ -261,6 +263,8 @@ class ElfReaderTest {
                 }
             }
         }
+        System.out.printf("%d cases: %d read, %d refused, %d ms of CPU%n", cases, ok, refused,
+                (threads.getCurrentThreadCpuTime() - cpuStart) / 1_000_000);
         assertThat(ok).as("seed %d: cases read despite mutation", seed).isPositive();
         assertThat(refused).as("seed %d: cases refused", seed).isPositive();
     }
