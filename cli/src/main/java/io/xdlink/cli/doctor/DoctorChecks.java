@@ -8,7 +8,7 @@ public final class DoctorChecks {
     }
 
     public static List<Check> all() {
-        return List.of(new LinksCheck(), new RdmaProvidersCheck(), new CclPluginsCheck(),
-                new PowerCheck());
+        return List.of(new LinksCheck(), new ModuleParamsCheck(), new DmaCheck(), new RdmaProvidersCheck(),
+                new CclPluginsCheck(), new PowerCheck());
     }
 }

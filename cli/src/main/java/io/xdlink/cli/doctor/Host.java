@@ -41,6 +41,15 @@ public record Host(Path root, Map<String, String> env) {
         return Text.printable(abs.toString());
     }
 
+    /** A path string some reader made under the root ({@code /tmp/copy/etc/x.conf}), as the host names it. */
+    public String show(String pathUnderRoot) {
+        String r = root.toAbsolutePath().normalize().toString();
+        if (!r.equals("/") && pathUnderRoot.startsWith(r + "/")) {
+            return Text.printable(pathUnderRoot.substring(r.length()));
+        }
+        return Text.printable(pathUnderRoot);
+    }
+
     public Optional<String> env(String name) {
         return Optional.ofNullable(env.get(name)).filter(v -> !v.isEmpty());
     }

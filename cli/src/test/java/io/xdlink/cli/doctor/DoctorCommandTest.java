@@ -51,7 +51,11 @@ class DoctorCommandTest {
                 .file("/sys/devices/system/cpu/cpu0/cpuidle/state0/latency", "0\n")
                 .file("/sys/devices/system/cpu/cpu0/cpuidle/state1/name", "C6\n")
                 .file("/sys/devices/system/cpu/cpu0/cpuidle/state1/latency", "133\n")
-                .file("/sys/devices/system/cpu/cpu0/cpuidle/state1/disable", "1\n");
+                .file("/sys/devices/system/cpu/cpu0/cpuidle/state1/disable", "1\n")
+                .file("/etc/modprobe.d/odl_tb5.conf", "options odl_tb5 odl_ring_size=1024\n")
+                .file("/sys/module/odl_tb5/parameters/odl_ring_size", "1024\n")
+                .file("/proc/meminfo", "CmaTotal:          65536 kB\nCmaFree:           65536 kB\n")
+                .file("/sys/kernel/iommu_groups/0/type", "DMA-FQ\n");
         return fx;
     }
 
@@ -63,7 +67,7 @@ class DoctorCommandTest {
 
         assertThat(r.exit()).isZero();
         assertThat(r.out().lines().filter(l -> !l.startsWith("ok ")).toList())
-                .containsExactly("8 ok, 0 warn, 0 fail");
+                .containsExactly("12 ok, 0 warn, 0 fail");
     }
 
     @Test
@@ -74,7 +78,12 @@ class DoctorCommandTest {
         fx.libibverbs(59).provider("odl_tb5", 34, 34)
                 .collective("librccl.so.1.0.60300", 12, 11, 10, 9, 8, 7, 6)
                 .plugin("librccl-net-odl.so", "rcclNetPlugin_v7")
-                .file("/sys/module/pcie_aspm/parameters/policy", "default performance [powersave] powersupersave\n");
+                .file("/sys/module/pcie_aspm/parameters/policy", "default performance [powersave] powersupersave\n")
+                .file("/etc/modprobe.d/odl_tb5.conf", "options odl_tb5 ring_size=1024\n")
+                .file("/sys/module/odl_tb5/parameters/odl_ring_size", "4096\n")
+                .file("/proc/meminfo", "CmaTotal:              0 kB\nCmaFree:               0 kB\n")
+                .file("/proc/cmdline", "ro quiet iommu=pt\n")
+                .file("/sys/kernel/iommu_groups/0/type", "identity\n");
 
         CliRun r = doctor(fx);
 
@@ -87,7 +96,11 @@ class DoctorCommandTest {
                 + " rcclNetPlugin_v7");
         assertThat(r.out()).contains("warn  power/aspm: PCIe ASPM policy is powersave");
         assertThat(r.out()).contains(" -- fix: rename the tables to ncclNetPlugin_v7\n");
-        assertThat(r.out()).endsWith("4 ok, 2 warn, 2 fail\n");
+        assertThat(r.out()).contains("fail  params/etc/modprobe.d/odl_tb5.conf:1: /etc/modprobe.d/odl_tb5.conf:1: ");
+        assertThat(r.out()).contains("fail  dma/odl_tb5: odl_tb5 rings of 4096 frames (odl_ring_size=4096 in the"
+                + " loaded module): 16 MiB does not fit");
+        assertThat(r.out()).contains("warn  dma/xdlink: DMA ring: ring_size=4096 frames needs 16 MiB");
+        assertThat(r.out()).endsWith("6 ok, 3 warn, 4 fail\n");
     }
 
     @Test
@@ -104,7 +117,7 @@ class DoctorCommandTest {
         assertThat(compact).contains("{\"id\": \"power/aspm\",\"status\": \"warn\",\"summary\": \"PCIe ASPM policy is"
                 + " powersave: links sleep between packets;");
         assertThat(compact).endsWith("}]");
-        assertThat(r.out().lines().filter(l -> l.trim().startsWith("\"id\"")).count()).isEqualTo(8);
+        assertThat(r.out().lines().filter(l -> l.trim().startsWith("\"id\"")).count()).isEqualTo(12);
     }
 
     @Test
