@@ -3,6 +3,7 @@ package io.xdlink.cli;
 import io.xdlink.cli.doctor.DoctorCommand;
 import io.xdlink.cli.host.TopologyCommand;
 import io.xdlink.cli.params.ParamsCommand;
+import io.xdlink.cli.xdomain.XdomainCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,7 +13,7 @@ import picocli.CommandLine.Command;
         versionProvider = Main.Version.class,
         description = "USB4/Thunderbolt host-to-host RDMA bridge.",
         subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class, DoctorCommand.class,
-                ParamsCommand.class})
+                ParamsCommand.class, XdomainCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
