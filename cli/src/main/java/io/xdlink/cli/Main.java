@@ -2,6 +2,7 @@ package io.xdlink.cli;
 
 import io.xdlink.cli.host.TopologyCommand;
 import io.xdlink.cli.params.ParamsCommand;
+import io.xdlink.cli.xdomain.XdomainCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,7 +11,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "USB4/Thunderbolt host-to-host RDMA bridge.",
-        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class, ParamsCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class, ParamsCommand.class,
+                XdomainCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
