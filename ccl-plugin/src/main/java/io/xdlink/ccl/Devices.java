@@ -1,0 +1,56 @@
+package io.xdlink.ccl;
+
+import io.xdlink.ccl.engine.Device;
+import io.xdlink.params.Params;
+import io.xdlink.rails.Fabric;
+import io.xdlink.rails.PeerInfo;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns a fabric into the plugin's devices: one per peer, all rails to that peer behind it, in the order the fabric
+ * lists its peers. A loopback peer (one whose far end the fabric can hand us) becomes a loopback device.
+ */
+final class Devices {
+
+    /** Opens the device leading to one peer. */
+    @FunctionalInterface
+    interface Opener {
+        Device open(Fabric fabric, PeerInfo peer, Optional<Fabric> far, Params params) throws CclException;
+    }
+
+    private Devices() {
+    }
+
+    static XdlinkNet open(Fabric fabric, Params params, CclLog log, Opener opener) throws CclException {
+        List<XdlinkNet.DeviceEntry> entries = new ArrayList<>();
+        try {
+            List<PeerInfo> peers = fabric.peers();
+            for (PeerInfo peer : peers) {
+                int dev = entries.size();
+                if (peer.links().isEmpty()) {
+                    log.info("NET/xdlink : peer " + peer.name() + " has no link up; no device for it");
+                    continue;
+                }
+                Optional<Fabric> far = fabric.far(peer.domain());
+                DeviceProperties props = DeviceModel.properties(dev, peer, far.isPresent(),
+                        fabric.hostRouterPciPath(peer.domain()), Optional.empty());
+                Device device = opener.open(fabric, peer, far, params);
+                entries.add(new XdlinkNet.DeviceEntry(device, props));
+                log.info(String.format("NET/xdlink : Using [%d]%s speed %d Mbps latency %.2f us (%s)%s", dev,
+                        props.name(), props.speedMbps(), props.latencyMicros(), DeviceModel.describe(peer),
+                        props.pciPath().map(p -> " pciPath " + p).orElse("")));
+            }
+        } catch (CclException | RuntimeException e) {
+            entries.forEach(d -> d.device().close());
+            fabric.close();
+            throw e;
+        }
+        if (entries.isEmpty()) {
+            log.info("NET/xdlink : the fabric has no peers, so no devices");
+        }
+        return new XdlinkNet(entries, log, fabric);
+    }
+}
