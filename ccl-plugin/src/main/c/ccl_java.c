@@ -399,6 +399,9 @@ static void start_java(void) {
         fail("%s", why);
         return;
     }
+    if (why[0] != '\0') {
+        logf_c(CCL_LOG_INFO, "NET/xdlink : passed over: %s", why);
+    }
     create_vm_t create = (create_vm_t)dlsym(jvm, "JNI_CreateJavaVM");
     if (create == NULL) {
         fail("%s/lib/server/libjvm.so has no JNI_CreateJavaVM", home);

@@ -68,7 +68,7 @@ public final class CclNets {
             }
         }
         throw new CclException(CclResult.SYSTEM_ERROR, tried.isEmpty()
-                ? "no fabric provider on the class path (the plugin directory lacks the xdlink jars)"
+                ? "no fabric provider on the class path (io.xdlink.rails.FabricProvider)"
                 : "no fabric answered the parameters; tried " + String.join(", ", tried)
                         + " (set XDLINK_PARAMS, e.g. loopback=1)");
     }
