@@ -1,5 +1,6 @@
 package io.xdlink.cli;
 
+import io.xdlink.cli.host.TopologyCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "USB4/Thunderbolt host-to-host RDMA bridge.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -17,8 +17,17 @@ final class Numbers {
             radix = 16;
             s = s.substring(2);
         }
-        if (s.isEmpty() || s.length() > 20) {
+        if (s.isEmpty()) {
             throw notANumber(original, range);
+        }
+        if (s.length() > 20) {
+            // Too long for any long: say "overflows" when it is a number, so a user sees why it was refused.
+            for (int i = 0; i < s.length(); i++) {
+                if (Character.digit(s.charAt(i), radix) < 0) {
+                    throw notANumber(original, range);
+                }
+            }
+            throw new ParamValueException("'" + ParamValueException.clip(original) + "' overflows; allowed: " + range);
         }
         long v = 0;
         for (int i = 0; i < s.length(); i++) {
@@ -76,6 +85,20 @@ final class Numbers {
             }
         }
         return Long.toString(bytes);
+    }
+
+    /** True when the text is a number followed by a K, M or G size suffix, which only size parameters take. */
+    static boolean hasSizeSuffix(String text) {
+        String t = text.trim();
+        if (t.length() < 2 || "KkMmGg".indexOf(t.charAt(t.length() - 1)) < 0) {
+            return false;
+        }
+        try {
+            parseLong(t.substring(0, t.length() - 1), text, "");
+            return true;
+        } catch (ParamValueException e) {
+            return false;
+        }
     }
 
     private static ParamValueException notANumber(String original, String range) {

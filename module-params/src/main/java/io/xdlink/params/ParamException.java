@@ -11,7 +11,13 @@ public final class ParamException extends IllegalArgumentException {
     }
 
     static ParamException unknown(ParamRegistry registry, String name, Origin origin) {
-        List<String> close = Suggestions.closest(ParamValueException.clip(name), registry.names(), 3);
+        // Suggest the names a user should write: canonical names and aliases, never a deprecated one.
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (ParamSpec<?> spec : registry.specs()) {
+            names.add(spec.name());
+            names.addAll(spec.aliases());
+        }
+        List<String> close = Suggestions.closest(ParamValueException.clip(name), List.copyOf(names), 3);
         String hint = close.isEmpty() ? "" : "; did you mean " + Suggestions.quoteList(close) + "?";
         return new ParamException(origin + ": unknown parameter '" + ParamValueException.clip(name) + "'" + hint);
     }

@@ -72,6 +72,11 @@ public sealed interface ParamType<T>
             if (unsigned && (t.startsWith("-") || t.startsWith("+"))) {
                 throw new ParamValueException("'" + ParamValueException.clip(text) + "' must be an unsigned number in " + rangeText());
             }
+            if (Numbers.hasSizeSuffix(t)) {
+                throw new ParamValueException("'" + ParamValueException.clip(text) + "' has a size suffix, but this "
+                        + "parameter is a plain number, not a size: K, M and G apply only to size parameters; allowed: "
+                        + rangeText());
+            }
             long v = Numbers.parseLong(t, text, rangeText());
             return check(v, text);
         }

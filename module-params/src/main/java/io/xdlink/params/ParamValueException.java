@@ -10,12 +10,6 @@ public final class ParamValueException extends IllegalArgumentException {
 
     /** Shortens hostile input (a 1 MiB line) before it goes into a message. */
     static String clip(String text) {
-        String t = text.length() > 64 ? text.substring(0, 61) + "..." : text;
-        StringBuilder sb = new StringBuilder(t.length());
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
-        }
-        return sb.toString();
+        return io.xdlink.params.modprobe.SafeText.clip(text);
     }
 }

@@ -74,6 +74,13 @@ public final class Params {
         return p;
     }
 
+    /** This set with one more warning for the user (a repeated setting, a suspicious line). */
+    Params withWarning(String warning) {
+        List<String> w = new ArrayList<>(warnings);
+        w.add(warning);
+        return new Params(registry, values, origins, w);
+    }
+
     /** The value of a parameter. */
     public <T> T get(ParamSpec<T> spec) {
         Object v = values.get(Objects.requireNonNull(spec, "spec"));
