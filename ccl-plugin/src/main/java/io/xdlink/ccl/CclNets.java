@@ -1,8 +1,8 @@
 package io.xdlink.ccl;
 
 import io.xdlink.ccl.engine.EngineRequest;
-import io.xdlink.params.Origin;
 import io.xdlink.params.ParamException;
+import io.xdlink.params.ParamSources;
 import io.xdlink.params.Params;
 import io.xdlink.rails.Fabric;
 import io.xdlink.rails.FabricProvider;
@@ -19,36 +19,22 @@ import java.util.ServiceLoader;
  * otherwise), and one device per peer of that fabric.
  */
 public final class CclNets {
-    /** The variable holding {@code name=value} parameters, as the command line reads them too. */
-    public static final String PARAMS_VARIABLE = "XDLINK_PARAMS";
-
     private CclNets() {
     }
 
-    /** The network the environment describes. */
+    /**
+     * The network the environment describes: defaults, then {@code /etc/xdlink/xdlink.conf} (or
+     * {@code XDLINK_CONFIG}), then {@code XDLINK_PARAMS}, as every xdlink program reads them.
+     */
     public static CclNet fromEnvironment(CclLog log) throws CclException {
         Params params;
         try {
-            params = parse(Params.defaults(), System.getenv(PARAMS_VARIABLE));
+            params = ParamSources.system().load();
         } catch (ParamException e) {
             throw CclException.usage(e.getMessage());
         }
         params.warnings().forEach(w -> log.warn("NET/xdlink : " + w));
         return open(params, log);
-    }
-
-    static Params parse(Params defaults, String text) {
-        Params p = defaults;
-        if (text == null || text.isBlank()) {
-            return p;
-        }
-        for (String token : text.trim().split("\\s+")) {
-            int eq = token.indexOf('=');
-            String name = eq < 0 ? token : token.substring(0, eq);
-            String value = eq < 0 ? "1" : token.substring(eq + 1);
-            p = p.with(name, value, Origin.environment(PARAMS_VARIABLE));
-        }
-        return p;
     }
 
     /** The network over the first fabric a provider opens for these parameters. */
