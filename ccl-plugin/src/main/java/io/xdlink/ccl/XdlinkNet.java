@@ -217,7 +217,7 @@ public final class XdlinkNet implements CclNet {
         if (!(comm instanceof SendEndpoint send)) {
             throw CclException.internal("isend on a send comm xdlink did not make");
         }
-        return send.isend(data, tag, memory(handle).registered());
+        return send.isend(data, tag, memoryOf(comm, handle).registered());
     }
 
     @Override
@@ -228,7 +228,7 @@ public final class XdlinkNet implements CclNet {
         }
         RegisteredMemory[] registered = new RegisteredMemory[handles.length];
         for (int i = 0; i < handles.length; i++) {
-            registered[i] = memory(handles[i]).registered();
+            registered[i] = memoryOf(comm, handles[i]).registered();
         }
         return recv.irecv(buffers, tags, registered);
     }
@@ -356,6 +356,15 @@ public final class XdlinkNet implements CclNet {
             throw CclException.internal("listen comm xdlink did not make");
         }
         return l;
+    }
+
+    private static Memory memoryOf(Comm comm, MemoryHandle handle) throws CclException {
+        Memory m = memory(handle);
+        if (m.dev() != comm.device()) {
+            throw CclException.internal("memory registered on device " + m.dev() + " used on a comm of device "
+                    + comm.device());
+        }
+        return m;
     }
 
     private static Memory memory(MemoryHandle handle) throws CclException {

@@ -12,22 +12,35 @@ import java.util.SplittableRandom;
  * region at once if its key and bounds are right (else both ends see an error), sends need a posted receive, and
  * every end has a bounded send queue so "cannot post now" happens. Completions are delivered in posting order.
  */
-final class InMemoryConnections {
-    private final Map<Long, MemorySegment> regions = new HashMap<>();
+public final class InMemoryConnections {
+    private final Map<Long, MemorySegment> regions;
     private final SplittableRandom keys;
-    final End a;
-    final End b;
+    public final End a;
+    public final End b;
 
-    InMemoryConnections(long seed, int queueDepth) {
-        keys = new SplittableRandom(seed);
+    public InMemoryConnections(long seed, int queueDepth) {
+        this(new SplittableRandom(seed), new java.util.concurrent.ConcurrentHashMap<>(), queueDepth);
+    }
+
+    /** A pair whose writes see the memory registered through {@code keysFrom}. */
+    public InMemoryConnections(InMemoryConnections keysFrom, int queueDepth) {
+        this(keysFrom.keys, keysFrom.regions, queueDepth);
+    }
+
+    private InMemoryConnections(SplittableRandom keys, Map<Long, MemorySegment> regions, int queueDepth) {
+        this.keys = keys;
+        this.regions = regions;
         a = new End(queueDepth);
         b = new End(queueDepth);
         a.peer = b;
         b.peer = a;
     }
 
-    RegisteredMemory register(MemorySegment segment) {
-        long key = keys.nextLong();
+    public RegisteredMemory register(MemorySegment segment) {
+        long key;
+        synchronized (keys) {
+            key = keys.nextLong();
+        }
         regions.put(key, segment);
         return new RegisteredMemory() {
             @Override
@@ -59,7 +72,7 @@ final class InMemoryConnections {
     private record Imm(int immediate, long length, String error) implements Event {
     }
 
-    final class End implements Connection {
+    public final class End implements Connection {
         private final int queueDepth;
         private final ArrayDeque<Event> events = new ArrayDeque<>();
         private final ArrayDeque<long[]> receives = new ArrayDeque<>();
