@@ -25,11 +25,14 @@ public interface Connection extends AutoCloseable {
     boolean postWriteWithImmediate(long workId, MemorySegment source, RegisteredMemory sourceMemory,
                                    RemoteBuffer target, int immediate);
 
-    /** Sends a small message into a buffer the peer posted with {@link #postReceive}. */
-    boolean postSend(long workId, MemorySegment message);
+    /** Registers memory this end sends messages from and receives them into; closed by the caller. */
+    RegisteredMemory registerMessages(MemorySegment region);
 
-    /** Posts a buffer for one message from the peer's {@link #postSend}. */
-    boolean postReceive(long workId, MemorySegment buffer);
+    /** Sends a small message (inside {@code memory}) into a buffer the peer posted with {@link #postReceive}. */
+    boolean postSend(long workId, RegisteredMemory memory, MemorySegment message);
+
+    /** Posts a buffer (inside {@code memory}) for one message from the peer's {@link #postSend}. */
+    boolean postReceive(long workId, RegisteredMemory memory, MemorySegment buffer);
 
     /** Hands up to {@code max} completions to {@code handler}; returns how many. */
     int poll(CompletionHandler handler, int max);

@@ -25,6 +25,7 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
     private final Connection connection;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment[] advertBuffers = new MemorySegment[Advertisement.SLOTS];
+    private final RegisteredMemory advertMemory;
     private final RecvRequest[] slots = new RecvRequest[Advertisement.SLOTS];
     private long nextSequence;
     private String failure;
@@ -33,9 +34,11 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
     public RecvEndpoint(int device, Connection connection) {
         this.device = device;
         this.connection = connection;
+        MemorySegment block = arena.allocate((long) Advertisement.MAX_BYTES * advertBuffers.length, 64);
         for (int i = 0; i < advertBuffers.length; i++) {
-            advertBuffers[i] = arena.allocate(Advertisement.MAX_BYTES, 8);
+            advertBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
         }
+        this.advertMemory = connection.registerMessages(block);
     }
 
     @Override
@@ -69,7 +72,7 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         long sequence = nextSequence & 0xFFFF_FFFFL;
         Advertisement ad = new Advertisement(sequence, slot, entries);
         int len = ad.encode(advertBuffers[slot]);
-        if (!connection.postSend(slot, advertBuffers[slot].asSlice(0, len))) {
+        if (!connection.postSend(slot, advertMemory, advertBuffers[slot].asSlice(0, len))) {
             return null;
         }
         nextSequence++;
@@ -108,6 +111,7 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         closed = true;
         failAll("the receive comm was closed");
         connection.close();
+        advertMemory.close();
         arena.close();
     }
 

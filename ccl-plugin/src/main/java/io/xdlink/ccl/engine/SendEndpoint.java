@@ -24,6 +24,7 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
     private final Connection connection;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment[] receiveBuffers = new MemorySegment[Advertisement.SLOTS];
+    private final RegisteredMemory receiveMemory;
     private final ArrayDeque<Pending> advertised = new ArrayDeque<>(Advertisement.SLOTS);
     private final Map<Long, SendRequest> inFlight = new HashMap<>();
     private final ArrayDeque<SendRequest> backlog = new ArrayDeque<>();
@@ -48,9 +49,12 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
     public SendEndpoint(int device, Connection connection) throws CclException {
         this.device = device;
         this.connection = connection;
+        MemorySegment block = arena.allocate((long) Advertisement.MAX_BYTES * receiveBuffers.length, 64);
+        this.receiveMemory = connection.registerMessages(block);
         for (int i = 0; i < receiveBuffers.length; i++) {
-            receiveBuffers[i] = arena.allocate(Advertisement.MAX_BYTES, 8);
-            if (!connection.postReceive(i, receiveBuffers[i])) {
+            receiveBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
+            if (!connection.postReceive(i, receiveMemory, receiveBuffers[i])) {
+                receiveMemory.close();
                 arena.close();
                 throw new CclException(CclResult.SYSTEM_ERROR, "the connection refused receive buffer " + i
                         + " of " + receiveBuffers.length + " for advertisements");
@@ -162,6 +166,7 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         closed = true;
         failAll("the send comm was closed");
         connection.close();
+        receiveMemory.close();
         arena.close();
     }
 
@@ -226,7 +231,7 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         expectedSequence++;
         advertised.addLast(new Pending(ad));
         int slot = (int) workId;
-        if (slot < 0 || slot >= receiveBuffers.length || !connection.postReceive(slot, receiveBuffers[slot])) {
+        if (slot < 0 || slot >= receiveBuffers.length || !connection.postReceive(slot, receiveMemory, receiveBuffers[slot])) {
             fail("cannot post advertisement buffer " + workId + " again");
         }
     }

@@ -134,7 +134,12 @@ public final class InMemoryConnections {
         }
 
         @Override
-        public boolean postSend(long workId, MemorySegment message) {
+        public RegisteredMemory registerMessages(MemorySegment region) {
+            return register(region);
+        }
+
+        @Override
+        public boolean postSend(long workId, RegisteredMemory memory, MemorySegment message) {
             if (!room()) {
                 return false;
             }
@@ -161,7 +166,7 @@ public final class InMemoryConnections {
         }
 
         @Override
-        public boolean postReceive(long workId, MemorySegment buffer) {
+        public boolean postReceive(long workId, RegisteredMemory memory, MemorySegment buffer) {
             if (!open) {
                 return false;
             }
