@@ -100,7 +100,7 @@ public final class XdlinkNet implements CclNet {
         }
     }
 
-    private record Memory(int dev, MemorySegment region, RegisteredMemory registered) implements MemoryHandle {
+    private record Memory(Comm owner, MemorySegment region, RegisteredMemory registered) implements MemoryHandle {
     }
 
     @Override
@@ -199,15 +199,20 @@ public final class XdlinkNet implements CclNet {
             throw CclException.internal("regMr of memory type " + ptrType + ": xdlink supports host memory ("
                     + DeviceProperties.PTR_HOST + ") only, as its ptrSupport says");
         }
-        RegisteredMemory registered = entry(comm.device()).device().register(region);
-        return new Memory(comm.device(), region, registered);
+        entry(comm.device());
+        RegisteredMemory registered = switch (comm) {
+            case SendEndpoint s -> s.register(region);
+            case RecvEndpoint r -> r.register(region);
+            default -> throw CclException.internal("regMr on a comm xdlink did not make");
+        };
+        return new Memory(comm, region, registered);
     }
 
     @Override
     public void deregisterMemory(Comm comm, MemoryHandle handle) throws CclException {
         Memory m = memory(handle);
-        if (comm == null || comm.device() != m.dev()) {
-            throw CclException.internal("deregMr through a comm of another device");
+        if (comm != m.owner()) {
+            throw CclException.internal("deregMr through a comm other than the one the memory was registered on");
         }
         m.registered().close();
     }
@@ -239,7 +244,7 @@ public final class XdlinkNet implements CclNet {
             throw CclException.internal("iflush on a receive comm xdlink did not make");
         }
         for (MemoryHandle h : handles) {
-            memory(h);
+            memoryOf(comm, h);
         }
         // Host memory written by the progress engine is visible to every thread once the receive completed.
         return null;
@@ -360,9 +365,9 @@ public final class XdlinkNet implements CclNet {
 
     private static Memory memoryOf(Comm comm, MemoryHandle handle) throws CclException {
         Memory m = memory(handle);
-        if (m.dev() != comm.device()) {
-            throw CclException.internal("memory registered on device " + m.dev() + " used on a comm of device "
-                    + comm.device());
+        if (m.owner() != comm) {
+            throw CclException.internal("memory registered on one comm used on another (device " + comm.device()
+                    + ")");
         }
         return m;
     }

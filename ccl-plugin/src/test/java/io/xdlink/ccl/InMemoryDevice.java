@@ -92,11 +92,6 @@ final class InMemoryDevice implements Device {
     }
 
     @Override
-    public RegisteredMemory register(MemorySegment region) {
-        return keys.register(region);
-    }
-
-    @Override
     public void close() {
         closed = true;
     }

@@ -25,8 +25,11 @@ public interface Connection extends AutoCloseable {
     boolean postWriteWithImmediate(long workId, MemorySegment source, RegisteredMemory sourceMemory,
                                    RemoteBuffer target, int immediate);
 
-    /** Registers memory this end sends messages from and receives them into; closed by the caller. */
-    RegisteredMemory registerMessages(MemorySegment region);
+    /**
+     * Registers memory on the device this end lives on, for local reads and writes and for the peer's writes: the
+     * data a send reads or a receive gets, and this end's own message buffers. Closed by the caller.
+     */
+    RegisteredMemory register(MemorySegment region);
 
     /** Sends a small message (inside {@code memory}) into a buffer the peer posted with {@link #postReceive}. */
     boolean postSend(long workId, RegisteredMemory memory, MemorySegment message);

@@ -2,11 +2,9 @@ package io.xdlink.ccl.engine;
 
 import io.xdlink.ccl.CclException;
 
-import java.lang.foreign.MemorySegment;
-
 /**
  * One device as the collective-library API sees it: all rails to one peer (or one loopback device), able to
- * listen, connect and register memory. Implemented over rails; nothing here blocks.
+ * listen and connect; memory is registered through the connections, on whichever end they live. Implemented over rails; nothing here blocks.
  */
 public interface Device extends AutoCloseable {
 
@@ -15,9 +13,6 @@ public interface Device extends AutoCloseable {
 
     /** Starts connecting to the listener at {@code address} (at most {@link #MAX_ADDRESS_BYTES}). */
     PendingConnection connect(byte[] address) throws CclException;
-
-    /** Registers memory for local reads and remote writes. */
-    RegisteredMemory register(MemorySegment region) throws CclException;
 
     /** Closes the device; connections over it fail. */
     @Override

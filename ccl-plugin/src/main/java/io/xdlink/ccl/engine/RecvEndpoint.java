@@ -38,12 +38,21 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         for (int i = 0; i < advertBuffers.length; i++) {
             advertBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
         }
-        this.advertMemory = connection.registerMessages(block);
+        this.advertMemory = connection.register(block);
     }
 
     @Override
     public int device() {
         return device;
+    }
+
+    /** Registers memory for use on this connection end. */
+    public RegisteredMemory register(MemorySegment region) throws CclException {
+        try {
+            return connection.register(region);
+        } catch (RuntimeException e) {
+            throw CclException.system("cannot register " + region.byteSize() + " bytes: " + e.getMessage(), e);
+        }
     }
 
     /** Posts a grouped receive; null when every slot is busy or the connection cannot take the advertisement now. */

@@ -50,7 +50,7 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         this.device = device;
         this.connection = connection;
         MemorySegment block = arena.allocate((long) Advertisement.MAX_BYTES * receiveBuffers.length, 64);
-        this.receiveMemory = connection.registerMessages(block);
+        this.receiveMemory = connection.register(block);
         for (int i = 0; i < receiveBuffers.length; i++) {
             receiveBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
             if (!connection.postReceive(i, receiveMemory, receiveBuffers[i])) {
@@ -65,6 +65,15 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
     @Override
     public int device() {
         return device;
+    }
+
+    /** Registers memory for use on this connection end. */
+    public RegisteredMemory register(MemorySegment region) throws CclException {
+        try {
+            return connection.register(region);
+        } catch (RuntimeException e) {
+            throw CclException.system("cannot register " + region.byteSize() + " bytes: " + e.getMessage(), e);
+        }
     }
 
     /** Starts a send; null when the peer has not advertised a matching buffer yet. */

@@ -134,8 +134,8 @@ public final class InMemoryConnections {
         }
 
         @Override
-        public RegisteredMemory registerMessages(MemorySegment region) {
-            return register(region);
+        public RegisteredMemory register(MemorySegment region) {
+            return InMemoryConnections.this.register(region);
         }
 
         @Override
