@@ -1,6 +1,7 @@
 package io.xdlink.cli;
 
 import io.xdlink.cli.host.TopologyCommand;
+import io.xdlink.cli.params.ParamsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "USB4/Thunderbolt host-to-host RDMA bridge.",
-        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class, ParamsCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -30,7 +30,7 @@ public final class ParamTable {
                     "`" + spec.name() + "`",
                     registry.module(spec),
                     spec.type().typeName(),
-                    "`" + formatDefault(spec) + "`",
+                    formatDefault(spec).isEmpty() ? "(empty)" : "`" + formatDefault(spec) + "`",
                     spec.type().rangeText(),
                     spec.unit(),
                     aliases(spec),
@@ -60,10 +60,10 @@ public final class ParamTable {
         rows.add(header);
         for (ParamSpec<?> spec : registry.specs()) {
             List<String> row = new ArrayList<>(List.of(spec.name(), registry.module(spec), spec.type().typeName(),
-                    formatDefault(spec), dash(spec.type().rangeText()), dash(spec.unit()), dash(aliases(spec))));
+                    emptyShown(formatDefault(spec)), dash(spec.type().rangeText()), dash(spec.unit()), dash(aliases(spec))));
             if (anySet) {
                 Origin origin = params.origin(spec);
-                row.add(formatValue(spec, params));
+                row.add(emptyShown(formatValue(spec, params)));
                 row.add(origin.toString());
             }
             row.add(spec.description());
@@ -124,6 +124,10 @@ public final class ParamTable {
             parts.add(d + " (deprecated)");
         }
         return String.join(", ", parts);
+    }
+
+    private static String emptyShown(String s) {
+        return s.isEmpty() ? "(empty)" : s;
     }
 
     private static String dash(String s) {

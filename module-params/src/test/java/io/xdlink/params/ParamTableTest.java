@@ -2,6 +2,7 @@ package io.xdlink.params;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,6 +20,25 @@ class ParamTableTest {
         assertThat(md).contains("| `ring_size` | test | unsigned | `4096` | 16..32768 | frames | ring_frames, "
                 + "ringsize (deprecated) | ring |\n");
         assertThat(md).contains("| `stripe_min` | test | size | `64K` | 0..1G | bytes |  | stripe |\n");
+    }
+
+    @Test
+    void anEmptyDefaultIsSpelledOut() {
+        ParamSpec<String> name = ParamSpec.builder("peer_name", new ParamType.Str(16)).defaultValue("")
+                .description("peer").build();
+        ParamRegistry r = ParamRegistry.of(List.of(new ParamProvider() {
+            @Override
+            public String module() {
+                return "x";
+            }
+
+            @Override
+            public List<ParamSpec<?>> specs() {
+                return List.of(name);
+            }
+        }));
+        assertThat(ParamTable.markdown(r)).contains("| `peer_name` | x | string | (empty) |  |  |  | peer |");
+        assertThat(ParamTable.text(Params.defaults(r))).contains("peer_name  x       string  (empty)");
     }
 
     @Test

@@ -16,7 +16,7 @@ public final class DmaParams implements ParamProvider {
             .defaultValue(4096L)
             .unit("frames")
             .description("Frames of 4 KiB per DMA ring; when the host cannot give that much contiguous DMA memory "
-                    + "the ring falls back, with a warning, to the largest size that fits")
+                    + "the ring is halved, with a warning, until it fits")
             .build();
 
     /** The floor of the fallback: a ring so small that running on it would be worse than failing loudly. */

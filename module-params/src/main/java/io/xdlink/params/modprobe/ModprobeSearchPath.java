@@ -65,7 +65,10 @@ public final class ModprobeSearchPath {
                     }
                     Path winner = chosen.get(name);
                     if (winner != null) {
-                        shadowed.add(new ModprobeScan.Shadowed(entry.toString(), winner.toString()));
+                        // /lib is often a link to /usr/lib: the same file seen twice hides nothing.
+                        if (!sameFile(entry, winner)) {
+                            shadowed.add(new ModprobeScan.Shadowed(entry.toString(), winner.toString()));
+                        }
                     } else {
                         chosen.put(name, entry);
                     }
@@ -96,6 +99,14 @@ public final class ModprobeSearchPath {
         } catch (IOException | RuntimeException e) {
             problems.add(new ModprobeProblem(p.toString(), 0, Severity.ERROR, "cannot read: " + reason(e)));
             return new ModprobeFile(p.toString(), List.of(), List.of());
+        }
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            return Files.isSameFile(a, b);
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 

@@ -107,6 +107,15 @@ class ModprobeSearchPathTest {
     }
 
     @Test
+    void libLinkedToUsrLibHidesNothing() throws IOException {
+        write("/usr/lib/modprobe.d/systemd.conf", "options bonding max_bonds=0\n");
+        Files.createSymbolicLink(root.resolve("lib"), fs.getPath("/usr/lib"));
+        ModprobeScan scan = ModprobeSearchPath.scan(root);
+        assertThat(scan.files()).extracting(ModprobeFile::name).containsExactly("/usr/lib/modprobe.d/systemd.conf");
+        assertThat(scan.shadowed()).isEmpty();
+    }
+
+    @Test
     void worksUnderANonRootDirectory() throws IOException {
         write("/image/etc/modprobe.d/x.conf", "blacklist x\n");
         ModprobeScan scan = ModprobeSearchPath.scan(root.resolve("image"));

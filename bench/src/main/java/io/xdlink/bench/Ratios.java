@@ -1,0 +1,69 @@
+package io.xdlink.bench;
+
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Runs the TCP comparisons in one JMH run and prints each target as a ratio of two figures measured side by side:
+ * bandwidth against a plain socket blast of the same bytes, round-trip time against a plain ping-pong. Arguments are
+ * JMH's own ({@code -f 1 -wi 2 -i 3}); the benchmarks jar's entry point, so {@code java -jar} runs it.
+ */
+public final class Ratios {
+    private Ratios() {
+    }
+
+    /** One target: {@code candidate} over {@code baseline}, and which way is better. */
+    record Target(String title, String baseline, String candidate, boolean higherIsBetter, double limit) {
+    }
+
+    static final Target[] TARGETS = {
+            new Target("bandwidth, 1 MiB per op, 127.0.0.1", "TcpBandwidthBench.plainSocketBlast",
+                    "TcpBandwidthBench.tcpRailFrames", true, 0.90),
+            new Target("2-byte round trip, 127.0.0.1", "TcpLatencyBench.plainPingPong",
+                    "TcpLatencyBench.tcpRailPingPong", false, 1.5),
+    };
+
+    public static void main(String[] args) throws RunnerException, CommandLineOptionException {
+        OptionsBuilder options = new OptionsBuilder();
+        options.parent(new CommandLineOptions(args));
+        options.include(TcpBandwidthBench.class.getSimpleName());
+        options.include(TcpLatencyBench.class.getSimpleName());
+        Collection<RunResult> results = new Runner(options.build()).run();
+        Map<String, RunResult> byName = new LinkedHashMap<>();
+        for (RunResult r : results) {
+            String full = r.getParams().getBenchmark();
+            String[] parts = full.split("\\.");
+            byName.put(parts[parts.length - 2] + "." + parts[parts.length - 1], r);
+        }
+        System.out.println();
+        for (Target t : TARGETS) {
+            RunResult base = byName.get(t.baseline());
+            RunResult cand = byName.get(t.candidate());
+            if (base == null || cand == null) {
+                System.out.println(t.title() + ": not run (" + t.baseline() + ", " + t.candidate() + ")");
+                continue;
+            }
+            System.out.println(describe(t, base.getPrimaryResult().getScore(), cand.getPrimaryResult().getScore(),
+                    base.getPrimaryResult().getScoreUnit()));
+        }
+    }
+
+    static String describe(Target t, double baseline, double candidate, String unit) {
+        double ratio = candidate / baseline;
+        boolean met = t.higherIsBetter() ? ratio >= t.limit() : ratio <= t.limit();
+        String shown = t.higherIsBetter()
+                ? String.format(Locale.ROOT, "%.1f%% (target >= %.0f%%)", ratio * 100, t.limit() * 100)
+                : String.format(Locale.ROOT, "%.2fx (target <= %.2fx)", ratio, t.limit());
+        return String.format(Locale.ROOT, "%s: %s %.3f %s, %s %.3f %s, ratio %s %s", t.title(), t.baseline(), baseline,
+                unit, t.candidate(), candidate, unit, shown, met ? "MET" : "MISSED");
+    }
+}

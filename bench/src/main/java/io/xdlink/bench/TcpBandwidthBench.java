@@ -1,0 +1,104 @@
+package io.xdlink.bench;
+
+import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.tcp.TcpLoopbackPair;
+import io.xdlink.rails.tcp.TcpSettings;
+import io.xdlink.xdomain.Generation;
+import io.xdlink.xdomain.LinkState;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Bandwidth over 127.0.0.1, one mebibyte per operation, side by side: a plain socket blasting the bytes with
+ * blocking writes against a TCP rail carrying them as 4096-byte frames. ops/s is MiB/s.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+public class TcpBandwidthBench {
+    static final int MESSAGE = 1 << 20;
+
+    @State(Scope.Benchmark)
+    public static class PlainBlast {
+        PlainTcpPair pair;
+        Spinner receiver;
+        final ByteBuffer message = ByteBuffer.allocateDirect(MESSAGE);
+
+        @Setup(Level.Trial)
+        public void open() throws IOException {
+            pair = PlainTcpPair.open();
+            ByteBuffer sink = ByteBuffer.allocateDirect(MESSAGE);
+            // A blocking reader, as a plain application would write it: it sleeps in read when nothing is there.
+            receiver = new Spinner("xdlink-bench-plain-receiver", () -> {
+                sink.clear();
+                return pair.b().read(sink);
+            });
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws Exception {
+            receiver.stop();
+            pair.close();
+            receiver.close();
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class RailBlast {
+        TcpLoopbackPair pair;
+        Spinner receiver;
+        final MemorySegment frame = Arena.ofAuto().allocate(RailTransport.MAX_FRAME_BYTES);
+
+        @Setup(Level.Trial)
+        public void open() throws IOException {
+            pair = TcpLoopbackPair.open(TcpSettings.defaults(), LinkState.of(Generation.GEN3, 1));
+            RailTransport.FrameReceiver discard = f -> { };
+            receiver = new Spinner("xdlink-bench-rail-receiver", () -> pair.b().poll(discard, 256));
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws Exception {
+            receiver.close();
+            pair.close();
+        }
+    }
+
+    @Benchmark
+    public void plainSocketBlast(PlainBlast s) throws IOException {
+        s.message.clear();
+        while (s.message.hasRemaining()) {
+            s.pair.a().write(s.message);
+        }
+    }
+
+    @Benchmark
+    public void tcpRailFrames(RailBlast s) {
+        RailTransport rail = s.pair.a();
+        for (int i = 0; i < MESSAGE / RailTransport.MAX_FRAME_BYTES; i++) {
+            while (!rail.offer(s.frame)) {
+                rail.flush();
+                s.receiver.check();
+                Spinner.idle();
+            }
+        }
+        rail.flush();
+    }
+}

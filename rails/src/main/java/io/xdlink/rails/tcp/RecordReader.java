@@ -1,0 +1,117 @@
+package io.xdlink.rails.tcp;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ReadableByteChannel;
+
+/**
+ * Cuts a byte stream into records, each a 2-byte big-endian length followed by that many bytes, straight out of one
+ * direct buffer: a record is handed out as a slice of the buffer, so nothing is copied between the socket and the
+ * consumer. A length outside {@code [min, max]} is refused before anything is read behind it, so an untrusted length
+ * never decides how much is allocated or awaited.
+ */
+final class RecordReader {
+    static final int PREFIX_BYTES = 2;
+    static final ValueLayout.OfShort LENGTH = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    private String name;
+    private final int minRecord;
+    private final int maxRecord;
+    private final ByteBuffer buffer;
+    private final MemorySegment segment;
+    private int start;
+    private int end;
+    private boolean endOfStream;
+
+    /**
+     * @param name     the stream in error messages ({@code rail thunderbolt0/0})
+     * @param capacity buffer size; at least one largest record with its prefix
+     */
+    RecordReader(String name, int capacity, int minRecord, int maxRecord) {
+        if (minRecord < 0 || maxRecord < minRecord || maxRecord > 0xFFFF || capacity < PREFIX_BYTES + maxRecord) {
+            throw new IllegalArgumentException("bad record bounds " + minRecord + ".." + maxRecord + " for capacity " + capacity);
+        }
+        this.name = name;
+        this.minRecord = minRecord;
+        this.maxRecord = maxRecord;
+        this.buffer = ByteBuffer.allocateDirect(capacity);
+        this.segment = MemorySegment.ofBuffer(buffer);
+    }
+
+    /**
+     * Reads what the channel has now, once; makes room first by moving an unfinished record to the front.
+     *
+     * @return bytes read, 0 when nothing was there, -1 once the stream has ended
+     */
+    int fill(ReadableByteChannel channel) throws IOException {
+        if (endOfStream) {
+            return -1;
+        }
+        if (start == end) {
+            start = 0;
+            end = 0;
+        } else if (buffer.capacity() - end < PREFIX_BYTES + maxRecord) {
+            MemorySegment.copy(segment, start, segment, 0, end - start);
+            end -= start;
+            start = 0;
+        }
+        buffer.limit(buffer.capacity()).position(end);
+        int n = channel.read(buffer);
+        if (n < 0) {
+            endOfStream = true;
+            return -1;
+        }
+        end += n;
+        return n;
+    }
+
+    /**
+     * The next whole record as a slice of the buffer, valid until the next {@link #fill}, or null when more bytes are
+     * needed.
+     *
+     * @throws StreamFormatException when the length is out of range, or the stream ended inside a record
+     */
+    MemorySegment next() throws StreamFormatException {
+        int available = end - start;
+        if (available < PREFIX_BYTES) {
+            if (endOfStream && available > 0) {
+                throw new StreamFormatException(name + ": the stream ended inside a record's length prefix ("
+                        + available + " of " + PREFIX_BYTES + " bytes)");
+            }
+            return null;
+        }
+        int length = Short.toUnsignedInt(segment.get(LENGTH, start));
+        if (length < minRecord || length > maxRecord) {
+            throw new StreamFormatException(name + ": record length " + length + " is outside " + minRecord + ".."
+                    + maxRecord + " at stream offset " + start);
+        }
+        if (available < PREFIX_BYTES + length) {
+            if (endOfStream) {
+                throw new StreamFormatException(name + ": the stream ended inside a record of " + length + " bytes ("
+                        + (available - PREFIX_BYTES) + " arrived)");
+            }
+            return null;
+        }
+        MemorySegment record = segment.asSlice(start + PREFIX_BYTES, length);
+        start += PREFIX_BYTES + length;
+        return record;
+    }
+
+    /** Renames the stream in later errors (a rail's connection gets its rail's name once set up). */
+    void rename(String name) {
+        this.name = name;
+    }
+
+    /** True once the peer closed its side and every byte it sent has been handed out. */
+    boolean finished() {
+        return endOfStream && start == end;
+    }
+
+    /** Bytes received and not yet handed out. */
+    int buffered() {
+        return end - start;
+    }
+}

@@ -1,0 +1,97 @@
+package io.xdlink.rails.tcp;
+
+import io.xdlink.params.ParamProvider;
+import io.xdlink.params.ParamSpec;
+import io.xdlink.params.ParamType;
+
+import java.util.List;
+
+/**
+ * The knobs of TCP rails and of the real host's fabric. Every name starts with {@code tcp_} or {@code host_} so it
+ * cannot meet a name of the protocol core's.
+ */
+public final class TcpParams implements ParamProvider {
+
+    public static final ParamSpec<Long> CONTROL_PORT = ParamSpec.builder("tcp_control_port", new ParamType.Int(0, 65535, true))
+            .defaultValue(18520L)
+            .description("TCP port of the session (XDomain control) listener on each link's interface; 0 picks a free port")
+            .build();
+
+    public static final ParamSpec<Long> RAIL_PORT = ParamSpec.builder("tcp_rail_port", new ParamType.Int(0, 65535, true))
+            .defaultValue(0L)
+            .description("TCP port of the rail listener on each link's interface; 0 picks a free port, which the handshake advertises")
+            .build();
+
+    public static final ParamSpec<List<String>> PEER_ADDRESSES = ParamSpec.builder("tcp_peer_address",
+                    new ParamType.ListOf<>(new ParamType.Str(262), 64))
+            .defaultValue(List.of())
+            .description("session listeners of peers as host:port, tried in order; empty: the other end of each link's /30 or /31 subnet")
+            .build();
+
+    public static final ParamSpec<List<String>> RAIL_INTERFACES = ParamSpec.builder("tcp_rail_interface",
+                    new ParamType.ListOf<>(new ParamType.Str(300), 64))
+            .defaultValue(List.of())
+            .description("link=interface-or-address overrides of the interface rails bind to (default: the link's thunderbolt-net interface)")
+            .build();
+
+    public static final ParamSpec<Long> CONNECT_TIMEOUT = ParamSpec.builder("tcp_connect_timeout_ms", new ParamType.Int(1, 600_000, true))
+            .defaultValue(5_000L)
+            .unit("ms")
+            .description("how long opening a session or a rail may wait for the peer's side")
+            .build();
+
+    public static final ParamSpec<Long> KEEPALIVE_INTERVAL = ParamSpec.builder("tcp_keepalive_interval_ms", new ParamType.Int(1, 60_000, true))
+            .defaultValue(10L)
+            .unit("ms")
+            .description("a session sends a heartbeat when it has sent nothing for this long")
+            .build();
+
+    public static final ParamSpec<Long> KEEPALIVE_TIMEOUT = ParamSpec.builder("tcp_keepalive_timeout_ms", new ParamType.Int(2, 600_000, true))
+            .defaultValue(200L)
+            .unit("ms")
+            .description("a peer heard nothing from for this long is dead: its rails close and its requests fail")
+            .build();
+
+    public static final ParamSpec<Long> RECONNECT_INTERVAL = ParamSpec.builder("tcp_reconnect_interval_ms", new ParamType.Int(1, 600_000, true))
+            .defaultValue(50L)
+            .unit("ms")
+            .description("pause between attempts to reach a dead or absent peer again")
+            .build();
+
+    public static final ParamSpec<Long> SOCKET_SEND_BUFFER = ParamSpec.builder("tcp_sndbuf", new ParamType.Size(0, 1L << 30))
+            .defaultValue(0L)
+            .unit("bytes")
+            .description("SO_SNDBUF of rail sockets; 0 leaves the kernel's autotuning on")
+            .build();
+
+    public static final ParamSpec<Long> SOCKET_RECEIVE_BUFFER = ParamSpec.builder("tcp_rcvbuf", new ParamType.Size(0, 1L << 30))
+            .defaultValue(0L)
+            .unit("bytes")
+            .description("SO_RCVBUF of rail sockets; 0 leaves the kernel's autotuning on")
+            .build();
+
+    public static final ParamSpec<Long> RAIL_BUFFER = ParamSpec.builder("tcp_rail_buffer", new ParamType.Size(2 * 4098, 64L << 20))
+            .defaultValue(256L << 10)
+            .unit("bytes")
+            .description("user-space batch buffer per rail and direction: frames offered between two flushes leave in one write")
+            .build();
+
+    public static final ParamSpec<String> HOST_ROOT = ParamSpec.builder("host_root", new ParamType.Str(4096))
+            .defaultValue("/")
+            .description("file-system root the real host's fabric reads sys/bus/thunderbolt under (a test points it at a fake tree)")
+            .build();
+
+    private static final List<ParamSpec<?>> SPECS = List.of(CONTROL_PORT, RAIL_PORT, PEER_ADDRESSES, RAIL_INTERFACES,
+            CONNECT_TIMEOUT, KEEPALIVE_INTERVAL, KEEPALIVE_TIMEOUT, RECONNECT_INTERVAL, SOCKET_SEND_BUFFER,
+            SOCKET_RECEIVE_BUFFER, RAIL_BUFFER, HOST_ROOT);
+
+    @Override
+    public String module() {
+        return "rails";
+    }
+
+    @Override
+    public List<ParamSpec<?>> specs() {
+        return SPECS;
+    }
+}

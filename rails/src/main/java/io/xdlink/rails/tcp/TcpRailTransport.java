@@ -1,0 +1,160 @@
+package io.xdlink.rails.tcp;
+
+import io.xdlink.rails.RailClosedException;
+import io.xdlink.rails.RailInfo;
+import io.xdlink.rails.RailTransport;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.SocketChannel;
+
+/**
+ * A rail over one TCP connection, bound to the local interface of its link (on a real host the thunderbolt-net
+ * interface, which is how a USB4 host-to-host cable carries user-space traffic today).
+ *
+ * <p>On the stream every frame is a 2-byte big-endian length and the frame's bytes. {@link #offer} only copies into a
+ * batch buffer; {@link #flush} writes the batch with one non-blocking {@code write}, so a progress engine that offers
+ * a burst and flushes once per duty cycle pays one system call per burst, not per frame. {@link #poll} reads once
+ * when no whole frame is buffered and hands frames out as slices of the receive buffer, without copying. Nothing
+ * here blocks: a full socket makes {@code offer} return false once the batch buffer is full too.
+ *
+ * <p>TCP neither loses nor reorders, so {@link RailInfo#lossy()} is false; a broken connection is a closed rail.
+ * {@link #fail} may be called from any thread (a keepalive that found the peer dead); everything else belongs to the
+ * progress engine's thread, as {@link RailTransport} says.
+ */
+public final class TcpRailTransport implements RailTransport {
+    private final SocketChannel channel;
+    private final RailInfo info;
+    private final RecordReader reader;
+    private final RecordWriter writer;
+    private volatile RailClosedException failure;
+
+    TcpRailTransport(SocketChannel channel, RailInfo info, RecordReader reader, RecordWriter writer) {
+        if (info.lossy()) {
+            throw new IllegalArgumentException("a TCP rail is not lossy: " + info);
+        }
+        this.channel = channel;
+        this.info = info;
+        this.reader = reader;
+        this.writer = writer;
+        reader.rename(info.name());
+    }
+
+    /** A reader for a rail stream: frames of 1 to {@link #MAX_FRAME_BYTES} bytes. */
+    static RecordReader newReader(String name, TcpSettings settings) {
+        return new RecordReader(name, settings.railBuffer(), 1, MAX_FRAME_BYTES);
+    }
+
+    @Override
+    public RailInfo info() {
+        return info;
+    }
+
+    @Override
+    public boolean offer(MemorySegment frame) {
+        long size = frame.byteSize();
+        if (size < 1 || size > MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException(info.name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not " + size);
+        }
+        checkOpen();
+        if (writer.append(frame)) {
+            return true;
+        }
+        write();
+        return writer.append(frame);
+    }
+
+    @Override
+    public int flush() {
+        checkOpen();
+        return writer.pending() == 0 ? 0 : Integer.signum(write());
+    }
+
+    private int write() {
+        try {
+            return writer.writeTo(channel);
+        } catch (IOException e) {
+            throw fail(info.name() + ": sending failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public int poll(FrameReceiver receiver, int limit) {
+        checkOpen();
+        int handed = 0;
+        try {
+            while (handed < limit) {
+                MemorySegment frame = reader.next();
+                if (frame != null) {
+                    receiver.onFrame(frame);
+                    handed++;
+                    continue;
+                }
+                int read = reader.fill(channel);
+                if (read == 0) {
+                    break;
+                }
+                if (read < 0) {
+                    if (handed > 0) {
+                        break;
+                    }
+                    reader.next(); // throws when the stream ended inside a frame
+                    throw fail(info.name() + ": the peer closed the rail", null);
+                }
+            }
+        } catch (StreamFormatException e) {
+            throw fail(e.getMessage(), e);
+        } catch (IOException e) {
+            throw fail(info.name() + ": receiving failed: " + e.getMessage(), e);
+        }
+        return handed;
+    }
+
+    private void checkOpen() {
+        RailClosedException f = failure;
+        if (f != null) {
+            throw new RailClosedException(f.getMessage(), f.getCause());
+        }
+    }
+
+    /**
+     * Closes the rail because of {@code reason}; offer and poll throw {@link RailClosedException} with it from now
+     * on. Safe from any thread; the first reason wins.
+     */
+    public RailClosedException fail(String reason, Throwable cause) {
+        RailClosedException f = new RailClosedException(reason, cause);
+        synchronized (this) {
+            if (failure == null) {
+                failure = f;
+            } else {
+                f = failure;
+            }
+        }
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // The rail is already unusable; a second error while closing adds nothing.
+        }
+        return f;
+    }
+
+    /** Bytes offered and not yet taken by the socket. */
+    public int pendingBytes() {
+        return writer.pending();
+    }
+
+    @Override
+    public boolean isOpen() {
+        return failure == null;
+    }
+
+    @Override
+    public void close() {
+        fail(info.name() + ": closed", null);
+    }
+
+    @Override
+    public String toString() {
+        return "TcpRailTransport[" + info.name() + (isOpen() ? "" : ", closed") + "]";
+    }
+}

@@ -1,0 +1,192 @@
+package io.xdlink.rails.tcp;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RecordReaderTest {
+
+    /** A channel that hands out scripted chunks, one per read, then the end of the stream. */
+    static final class Chunks implements ReadableByteChannel {
+        final Deque<byte[]> chunks = new ArrayDeque<>();
+
+        Chunks(byte[]... parts) {
+            for (byte[] p : parts) {
+                chunks.add(p);
+            }
+        }
+
+        @Override
+        public int read(ByteBuffer dst) {
+            byte[] next = chunks.poll();
+            if (next == null) {
+                return -1;
+            }
+            int n = Math.min(next.length, dst.remaining());
+            dst.put(next, 0, n);
+            if (n < next.length) {
+                chunks.addFirst(java.util.Arrays.copyOfRange(next, n, next.length));
+            }
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    static byte[] record(int length, int fill) {
+        byte[] r = new byte[2 + length];
+        r[0] = (byte) (length >>> 8);
+        r[1] = (byte) length;
+        for (int i = 0; i < length; i++) {
+            r[2 + i] = (byte) (fill + i);
+        }
+        return r;
+    }
+
+    private static byte[] readAll(RecordReader reader, ReadableByteChannel ch) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        while (true) {
+            MemorySegment r = reader.next();
+            if (r != null) {
+                out.write(r.toArray(ValueLayout.JAVA_BYTE));
+                continue;
+            }
+            if (reader.fill(ch) < 0) {
+                assertThat(reader.next()).isNull();
+                return out.toByteArray();
+            }
+        }
+    }
+
+    @Test
+    void recordsSplitAtEveryPossibleByteArriveWhole() throws IOException {
+        long seed = Long.getLong("xdlink.test.seed", System.nanoTime());
+        Random random = new Random(seed);
+        java.io.ByteArrayOutputStream stream = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream bodies = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < 200; i++) {
+            byte[] r = record(1 + random.nextInt(4096), random.nextInt());
+            stream.writeBytes(r);
+            bodies.write(r, 2, r.length - 2);
+        }
+        byte[] all = stream.toByteArray();
+        Chunks chunks = new Chunks();
+        for (int at = 0; at < all.length; ) {
+            int n = Math.min(all.length - at, 1 + random.nextInt(5000));
+            chunks.chunks.add(java.util.Arrays.copyOfRange(all, at, at + n));
+            at += n;
+        }
+        RecordReader reader = new RecordReader("test", 4098, 1, 4096);
+        assertThat(readAll(reader, chunks)).as("seed %d (rerun with -Dxdlink.test.seed=%d)", seed, seed)
+                .isEqualTo(bodies.toByteArray());
+        assertThat(reader.finished()).isTrue();
+    }
+
+    @Test
+    void aStreamEndingInsideTheLengthPrefixIsRefused() throws IOException {
+        RecordReader reader = new RecordReader("rail x", 8192, 1, 4096);
+        Chunks ch = new Chunks(record(3, 0), new byte[] {0x00});
+        assertThatThrownBy(() -> readAll(reader, ch)).isInstanceOf(StreamFormatException.class)
+                .hasMessage("rail x: the stream ended inside a record's length prefix (1 of 2 bytes)");
+    }
+
+    @Test
+    void aStreamEndingInsideARecordIsRefused() {
+        RecordReader reader = new RecordReader("rail x", 8192, 1, 4096);
+        byte[] cut = java.util.Arrays.copyOf(record(100, 0), 50);
+        assertThatThrownBy(() -> readAll(reader, new Chunks(cut))).isInstanceOf(StreamFormatException.class)
+                .hasMessage("rail x: the stream ended inside a record of 100 bytes (48 arrived)");
+    }
+
+    @Test
+    void anOversizedLengthIsRefusedBeforeItsBytesAreAwaited() throws IOException {
+        RecordReader reader = new RecordReader("rail x", 8192, 1, 4096);
+        // Only the prefix arrives: the reader must not wait for 65535 bytes that would never fit a frame.
+        reader.fill(new Chunks(new byte[] {(byte) 0xFF, (byte) 0xFF}));
+        assertThatThrownBy(reader::next).isInstanceOf(StreamFormatException.class)
+                .hasMessage("rail x: record length 65535 is outside 1..4096 at stream offset 0");
+    }
+
+    @Test
+    void aZeroLengthIsRefused() throws IOException {
+        RecordReader reader = new RecordReader("rail x", 8192, 1, 4096);
+        reader.fill(new Chunks(new byte[] {0, 0, 1, 2}));
+        assertThatThrownBy(reader::next).isInstanceOf(StreamFormatException.class)
+                .hasMessageContaining("record length 0 is outside 1..4096");
+    }
+
+    @Test
+    void garbageNeverLoopsAndEndsInAClearError() {
+        long seed = Long.getLong("xdlink.test.seed", System.nanoTime());
+        Random random = new Random(seed);
+        for (int round = 0; round < 200; round++) {
+            byte[] junk = new byte[random.nextInt(10_000)];
+            random.nextBytes(junk);
+            RecordReader reader = new RecordReader("junk", 8192, 1, 4096);
+            try {
+                readAll(reader, new Chunks(junk));
+                // Garbage that happens to parse must have consumed every byte as whole records.
+                assertThat(reader.finished()).as("seed %d", seed).isTrue();
+            } catch (StreamFormatException expected) {
+                assertThat(expected.getMessage()).as("seed %d", seed).startsWith("junk: ");
+            } catch (IOException e) {
+                throw new AssertionError("seed " + seed, e);
+            }
+        }
+    }
+
+    @Test
+    void writerBatchesRecordsAndKeepsWhatTheChannelDidNotTake() throws IOException {
+        RecordWriter writer = new RecordWriter(100);
+        assertThat(writer.append(MemorySegment.ofArray(new byte[40]))).isTrue();
+        assertThat(writer.append(MemorySegment.ofArray(new byte[40]))).isTrue();
+        assertThat(writer.append(MemorySegment.ofArray(new byte[40]))).as("no room for a third").isFalse();
+        java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+        int[] writes = {0};
+        java.nio.channels.WritableByteChannel half = new java.nio.channels.WritableByteChannel() {
+            @Override
+            public int write(ByteBuffer src) {
+                writes[0]++;
+                int n = Math.min(src.remaining(), 50);
+                byte[] b = new byte[n];
+                src.get(b);
+                sink.writeBytes(b);
+                return n;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        assertThat(writer.writeTo(half)).isEqualTo(50);
+        assertThat(writer.pending()).isEqualTo(34);
+        assertThat(writer.append(MemorySegment.ofArray(new byte[40]))).as("room after moving the rest up").isTrue();
+        while (writer.pending() > 0) {
+            writer.writeTo(half);
+        }
+        assertThat(sink.size()).isEqualTo(3 * 42);
+        assertThat(writes[0]).isEqualTo(3);
+    }
+}

@@ -1,0 +1,277 @@
+package io.xdlink.rails.tcp;
+
+import io.xdlink.rails.RailClosedException;
+import io.xdlink.rails.RailInfo;
+import io.xdlink.xdomain.Generation;
+import io.xdlink.xdomain.LinkState;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TcpRailTransportTest {
+    static final LinkState LINK = LinkState.of(Generation.GEN3, 1);
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = opened.size() - 1; i >= 0; i--) {
+            opened.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T t) {
+        opened.add(t);
+        return t;
+    }
+
+    private static int drain(TcpRailTransport rail, List<byte[]> into) {
+        return rail.poll(f -> into.add(f.toArray(ValueLayout.JAVA_BYTE)), Integer.MAX_VALUE);
+    }
+
+    @Test
+    void aBurstOfferedBetweenFlushesLeavesInOneWriteAndArrivesWhole() throws IOException {
+        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        assertThat(pair.a().info()).isEqualTo(new RailInfo("loopback/a", "loopback", LINK, false));
+        for (int i = 0; i < 50; i++) {
+            byte[] f = new byte[1 + i * 80];
+            java.util.Arrays.fill(f, (byte) i);
+            assertThat(pair.a().offer(MemorySegment.ofArray(f))).isTrue();
+        }
+        assertThat(pair.a().pendingBytes()).as("nothing leaves before the flush").isEqualTo(50 * 2 + 80 * 49 * 50 / 2 + 50);
+        assertThat(pair.a().flush()).isEqualTo(1);
+        assertThat(pair.a().pendingBytes()).isZero();
+        List<byte[]> got = new ArrayList<>();
+        Await.until("50 frames", () -> {
+            drain(pair.b(), got);
+            return got.size() >= 50;
+        });
+        assertThat(got).hasSize(50);
+        for (int i = 0; i < 50; i++) {
+            assertThat(got.get(i)).hasSize(1 + i * 80).containsOnly((byte) i);
+        }
+    }
+
+    @Test
+    void aFullSocketRefusesOffersAndLosesNothing() throws IOException {
+        TcpSettings small = new TcpSettings(64 << 10, 64 << 10, TcpSettings.MIN_RAIL_BUFFER, Duration.ofSeconds(10),
+                Duration.ofMillis(10), Duration.ofMillis(200), Duration.ofMillis(50));
+        TcpLoopbackPair pair = track(TcpLoopbackPair.open(small, LINK));
+        MemorySegment frame = MemorySegment.ofArray(new byte[4096]);
+        long accepted = 0;
+        while (true) {
+            frame.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, accepted);
+            if (!pair.a().offer(frame)) {
+                break;
+            }
+            accepted++;
+            pair.a().flush();
+            assertThat(accepted).as("a socket nobody reads must fill up").isLessThan(1 << 20);
+        }
+        long[] next = {0};
+        long total = accepted;
+        Await.until(accepted + " frames drained", () -> {
+            pair.a().flush();
+            pair.b().poll(f -> {
+                assertThat(f.get(ValueLayout.JAVA_LONG_UNALIGNED, 0)).isEqualTo(next[0]);
+                next[0]++;
+            }, 64);
+            return next[0] == total;
+        });
+        assertThat(pair.a().pendingBytes()).isZero();
+    }
+
+    @Test
+    void framesOfNoBytesOrMoreThanTheMaximumAreRefused() throws IOException {
+        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        assertThatThrownBy(() -> pair.a().offer(MemorySegment.ofArray(new byte[4097])))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("loopback/a: a frame is 1..4096 bytes, not 4097");
+        assertThatThrownBy(() -> pair.a().offer(MemorySegment.ofArray(new byte[0])))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(pair.a().isOpen()).isTrue();
+    }
+
+    /** A rail whose far end is a raw socket, so a test can put any bytes on the stream. */
+    private TcpRailTransport railFedBy(CompletableFuture<Socket> raw) throws IOException {
+        ServerSocket server = track(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+        UUID me = UUID.randomUUID();
+        UUID them = UUID.randomUUID();
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                Socket s = server.accept();
+                InputStream in = s.getInputStream();
+                in.readNBytes(2 + RailHello.BYTES);
+                OutputStream out = s.getOutputStream();
+                out.write(new byte[] {0, (byte) RailHello.Reply.BYTES});
+                out.write(new RailHello.Reply(them, RailHello.Status.ACCEPTED).encode().toArray(ValueLayout.JAVA_BYTE));
+                out.flush();
+                raw.complete(s);
+            } catch (IOException e) {
+                raw.completeExceptionally(e);
+            }
+        });
+        return track(RailConnector.connect(null, (InetSocketAddress) server.getLocalSocketAddress(),
+                new RailHello(me, them, 3), new RailInfo("rail x", "l", LINK, false), TcpSettings.defaults()));
+    }
+
+    private static RailClosedException pollUntilClosed(TcpRailTransport rail, List<byte[]> got) {
+        RailClosedException[] thrown = new RailClosedException[1];
+        Await.until("the rail to close", () -> {
+            try {
+                drain(rail, got);
+                return false;
+            } catch (RailClosedException e) {
+                thrown[0] = e;
+                return true;
+            }
+        });
+        assertThat(rail.isOpen()).isFalse();
+        return thrown[0];
+    }
+
+    @Test
+    void framesBeforeThePeerClosesArriveThenTheRailReportsClosed() throws Exception {
+        CompletableFuture<Socket> raw = new CompletableFuture<>();
+        TcpRailTransport rail = railFedBy(raw);
+        try (Socket s = raw.get(30, TimeUnit.SECONDS)) {
+            s.getOutputStream().write(new byte[] {0, 2, 7, 8, 0, 1, 9});
+        }
+        List<byte[]> got = new ArrayList<>();
+        RailClosedException e = pollUntilClosed(rail, got);
+        assertThat(got).containsExactly(new byte[] {7, 8}, new byte[] {9});
+        assertThat(e).hasMessage("rail x: the peer closed the rail");
+        assertThatThrownBy(() -> rail.offer(MemorySegment.ofArray(new byte[1]))).isInstanceOf(RailClosedException.class);
+    }
+
+    @Test
+    void anOversizedLengthOnTheStreamClosesTheRailNamingIt() throws Exception {
+        CompletableFuture<Socket> raw = new CompletableFuture<>();
+        TcpRailTransport rail = railFedBy(raw);
+        Socket s = track(raw.get(30, TimeUnit.SECONDS));
+        s.getOutputStream().write(new byte[] {0, 1, 5, 0x10, 0x01});
+        List<byte[]> got = new ArrayList<>();
+        RailClosedException e = pollUntilClosed(rail, got);
+        assertThat(got).containsExactly(new byte[] {5});
+        assertThat(e).hasMessageContaining("record length 4097 is outside 1..4096")
+                .hasCauseInstanceOf(StreamFormatException.class);
+    }
+
+    @Test
+    void aStreamCutInsideTheLengthPrefixClosesTheRailNamingIt() throws Exception {
+        CompletableFuture<Socket> raw = new CompletableFuture<>();
+        TcpRailTransport rail = railFedBy(raw);
+        try (Socket s = raw.get(30, TimeUnit.SECONDS)) {
+            s.getOutputStream().write(new byte[] {0});
+        }
+        RailClosedException e = pollUntilClosed(rail, new ArrayList<>());
+        assertThat(e).hasMessage("rail x: the stream ended inside a record's length prefix (1 of 2 bytes)");
+    }
+
+    @Test
+    void aListenerClosesConnectionsThatSendGarbageInsteadOfAHello() throws Exception {
+        IoLoop loop = track(new IoLoop("test-loop"));
+        UUID local = UUID.randomUUID();
+        List<RailHello> hellos = new ArrayList<>();
+        TcpListener listener = track(RailListener.open(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                local, TcpSettings.defaults(), h -> {
+                    hellos.add(h);
+                    return new RailAcceptor.Refuse(RailHello.Status.UNKNOWN_PEER);
+                }));
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), listener.address().getPort())) {
+            s.setSoTimeout(30_000);
+            byte[] junk = new byte[2 + RailHello.BYTES];
+            junk[1] = (byte) RailHello.BYTES;
+            java.util.Arrays.fill(junk, 2, junk.length, (byte) 0x41);
+            s.getOutputStream().write(junk);
+            assertThat(s.getInputStream().read()).as("closed without a reply").isEqualTo(-1);
+        }
+        assertThat(hellos).isEmpty();
+    }
+
+    @Test
+    void aRefusedOrMisaddressedRailFailsItsOpenWithTheReason() throws IOException {
+        IoLoop loop = track(new IoLoop("test-loop"));
+        UUID local = UUID.randomUUID();
+        TcpListener listener = track(RailListener.open(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                local, TcpSettings.defaults(), h -> new RailAcceptor.Refuse(RailHello.Status.UNKNOWN_PEER)));
+        RailInfo info = new RailInfo("r", "l", LINK, false);
+        assertThatThrownBy(() -> RailConnector.connect(null, listener.address(), new RailHello(UUID.randomUUID(), local, 0),
+                info, TcpSettings.defaults())).isInstanceOf(IOException.class).hasMessageEndingWith("refused: UNKNOWN_PEER");
+        assertThatThrownBy(() -> RailConnector.connect(null, listener.address(),
+                new RailHello(UUID.randomUUID(), UUID.randomUUID(), 0), info, TcpSettings.defaults()))
+                .isInstanceOf(IOException.class).hasMessageEndingWith("refused: WRONG_HOST");
+    }
+
+    @Test
+    void aPeerThatNeverAnswersTheHelloTimesOut() throws IOException {
+        ServerSocket silent = track(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+        TcpSettings quick = new TcpSettings(0, 0, TcpSettings.MIN_RAIL_BUFFER, Duration.ofMillis(300),
+                Duration.ofMillis(10), Duration.ofMillis(200), Duration.ofMillis(50));
+        assertThatThrownBy(() -> RailConnector.connect(null, (InetSocketAddress) silent.getLocalSocketAddress(),
+                new RailHello(UUID.randomUUID(), UUID.randomUUID(), 0), new RailInfo("r", "l", LINK, false), quick))
+                .isInstanceOf(SocketTimeoutException.class).hasMessageContaining("timed out waiting for the reply");
+    }
+
+    @Test
+    void helloAndReplyRefuseMalformedBytes() {
+        MemorySegment hello = new RailHello(UUID.randomUUID(), UUID.randomUUID(), 65535).encode();
+        assertThat(assertDecodes(hello)).isEqualTo(65535);
+        MemorySegment badMagic = copy(hello);
+        badMagic.set(ValueLayout.JAVA_BYTE, 0, (byte) 'Y');
+        assertThatThrownBy(() -> RailHello.decode(badMagic, "s")).isInstanceOf(StreamFormatException.class)
+                .hasMessage("s: rail hello magic 0x59444c52 is not 0x58444c52 (not an xdlink rail)");
+        MemorySegment badVersion = copy(hello);
+        badVersion.set(ValueLayout.JAVA_BYTE, 4, (byte) 9);
+        assertThatThrownBy(() -> RailHello.decode(badVersion, "s")).hasMessage("s: rail hello version 9 is not 1");
+        assertThatThrownBy(() -> RailHello.decode(hello.asSlice(0, 39), "s"))
+                .hasMessage("s: rail hello is 39 bytes, expected 40");
+        MemorySegment reply = new RailHello.Reply(UUID.randomUUID(), RailHello.Status.CLOSING).encode();
+        reply.set(ValueLayout.JAVA_BYTE, 5, (byte) 200);
+        assertThatThrownBy(() -> RailHello.Reply.decode(reply, "s")).hasMessage("s: rail reply status 200 is unknown");
+        assertThatThrownBy(() -> new RailHello(UUID.randomUUID(), UUID.randomUUID(), 65536))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static int assertDecodes(MemorySegment s) {
+        try {
+            return RailHello.decode(s, "s").index();
+        } catch (StreamFormatException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static MemorySegment copy(MemorySegment s) {
+        return MemorySegment.ofArray(s.toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    @Test
+    void closeIsFinalAndFailFromAnotherThreadWins() throws Exception {
+        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        Thread t = Thread.ofPlatform().start(() -> pair.b().fail("peer dead (keepalive)", null));
+        t.join();
+        assertThat(pair.b().isOpen()).isFalse();
+        assertThatThrownBy(() -> pair.b().poll(f -> { }, 1)).isInstanceOf(RailClosedException.class)
+                .hasMessage("peer dead (keepalive)");
+        pair.b().close();
+        assertThatThrownBy(pair.b()::flush).hasMessage("peer dead (keepalive)");
+        pollUntilClosed(pair.a(), new ArrayList<>());
+    }
+}
