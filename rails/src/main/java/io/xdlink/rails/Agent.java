@@ -13,6 +13,16 @@ public interface Agent {
     /** Name for threads and logs. */
     String roleName();
 
+    /**
+     * The earliest {@link io.xdlink.xdomain.Scheduler#nanoTime()} at which this agent has timed work (a retransmission
+     * timeout, a delayed acknowledgement), or {@link Long#MAX_VALUE} when none. A virtual-time driver steps every
+     * agent until all are idle, then moves the clock to the smallest of these and of the scheduler's own tasks. It
+     * may be early (the agent then finds nothing to do and answers again), never late.
+     */
+    default long nextDeadlineNanos() {
+        return Long.MAX_VALUE;
+    }
+
     /** Called once on the agent's thread after its last duty cycle. */
     default void onClose() {
     }

@@ -35,6 +35,27 @@ public interface RailTransport extends AutoCloseable {
      */
     int poll(FrameReceiver receiver, int limit);
 
+    /**
+     * Offers one frame of {@code length} bytes that {@code writer} writes in place, straight into the transport's
+     * ring slot or send buffer, so the engine builds each frame exactly once. The writer must write exactly
+     * {@code length} bytes starting at the offset it is given and have no other effect: a transport may call it and
+     * still refuse the frame (then nothing was sent). Transports that can write in place override this; the
+     * default builds the frame in a per-thread scratch buffer and hands it to {@link #offer(MemorySegment)}.
+     *
+     * @return false when the transport cannot take it now; nothing was sent
+     * @throws IllegalArgumentException when {@code length} is not 1..{@link #MAX_FRAME_BYTES}
+     * @throws RailClosedException      when the rail is closed or failed
+     */
+    default boolean offer(int length, FrameWriter writer) {
+        if (length < 1 || length > MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException(info().name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not "
+                    + length);
+        }
+        MemorySegment scratch = OfferScratch.frame();
+        writer.write(scratch, 0);
+        return offer(scratch.asSlice(0, length));
+    }
+
     /** Pushes out anything buffered; returns a count of work done (0 when idle). Never blocks. */
     default int flush() {
         return 0;
@@ -45,6 +66,13 @@ public interface RailTransport extends AutoCloseable {
 
     @Override
     void close();
+
+    /** Writes one frame in place for {@link #offer(int, FrameWriter)}. */
+    @FunctionalInterface
+    interface FrameWriter {
+        /** Writes the whole frame into {@code buffer} from {@code offset} on. */
+        void write(MemorySegment buffer, long offset);
+    }
 
     /** Receives frames from {@link #poll}. */
     @FunctionalInterface

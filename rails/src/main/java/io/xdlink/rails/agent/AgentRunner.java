@@ -1,0 +1,98 @@
+package io.xdlink.rails.agent;
+
+import io.xdlink.rails.Agent;
+import io.xdlink.rails.IdleStrategy;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * Runs one agent on a thread of its own: duty cycle, idle strategy, again, until closed; then the agent's
+ * {@link Agent#onClose()} on that same thread. An exception from a duty cycle goes to the error handler and the
+ * cycles continue: a progress engine must outlive one bad frame.
+ */
+public final class AgentRunner implements AutoCloseable {
+    private final Agent agent;
+    private final IdleStrategy idle;
+    private final Consumer<Throwable> errorHandler;
+    private final AtomicLong errors = new AtomicLong();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    private AgentRunner(Agent agent, IdleStrategy idle, Consumer<Throwable> errorHandler) {
+        this.agent = Objects.requireNonNull(agent, "agent");
+        this.idle = Objects.requireNonNull(idle, "idle");
+        this.errorHandler = Objects.requireNonNull(errorHandler, "errorHandler");
+        this.thread = Thread.ofPlatform().name(agent.roleName()).daemon(true).unstarted(this::run);
+    }
+
+    /** Starts {@code agent} on a new daemon thread named after its role. */
+    public static AgentRunner start(Agent agent, IdleStrategy idle, Consumer<Throwable> errorHandler) {
+        AgentRunner r = new AgentRunner(agent, idle, errorHandler);
+        r.thread.start();
+        return r;
+    }
+
+    private void run() {
+        idle.reset();
+        try {
+            while (running) {
+                int work;
+                try {
+                    work = agent.doWork();
+                } catch (Throwable t) {
+                    errors.incrementAndGet();
+                    errorHandler.accept(t);
+                    work = 1;
+                }
+                idle.idle(work);
+            }
+        } finally {
+            try {
+                agent.onClose();
+            } catch (Throwable t) {
+                errors.incrementAndGet();
+                errorHandler.accept(t);
+            }
+        }
+    }
+
+    /** Exceptions the agent has thrown so far. */
+    public long errors() {
+        return errors.get();
+    }
+
+    /** The runner's thread. */
+    public Thread thread() {
+        return thread;
+    }
+
+    /** True while the thread runs. */
+    public boolean isRunning() {
+        return thread.isAlive();
+    }
+
+    /**
+     * Stops the duty cycles and waits for the agent's close to finish on its thread. Called from the runner's own
+     * thread (an agent closing itself), it only asks.
+     */
+    @Override
+    public void close() {
+        running = false;
+        if (Thread.currentThread() == thread) {
+            return;
+        }
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package io.xdlink.rails.frame;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.UUID;
+
+import static io.xdlink.rails.frame.FrameLayout.*;
+
+/**
+ * Writes frames in place, field by field, into whatever memory the rail offers (a transport's ring slot, a socket
+ * batch buffer), so a frame is built once and never copied. Write the common header, the opcode's fields and the
+ * payload, then {@link #seal} the frame to add its CRC. Field writers are static; sealing needs the per-thread CRC.
+ */
+public final class FrameEncoder {
+    private final Crc32cSegment crc = new Crc32cSegment();
+
+    /** Bytes of a frame with this opcode and payload length, header and trailer included. */
+    public static int frameBytes(Opcode op, int payloadLength) {
+        return op.headerBytes() + payloadLength + TRAILER_BYTES;
+    }
+
+    /** The common header: 16 bytes at {@code o}. */
+    public static void common(MemorySegment b, long o, Opcode op, int flags, int epoch, int seq, int credit,
+                              int echo, int payloadLength) {
+        b.set(ValueLayout.JAVA_BYTE, o + OFF_VERSION, (byte) VERSION);
+        b.set(ValueLayout.JAVA_BYTE, o + OFF_OPCODE, (byte) op.code());
+        b.set(ValueLayout.JAVA_BYTE, o + OFF_FLAGS, (byte) flags);
+        b.set(ValueLayout.JAVA_BYTE, o + OFF_EPOCH, (byte) epoch);
+        b.set(U32, o + OFF_SEQ, seq);
+        b.set(U32, o + OFF_CREDIT, credit);
+        b.set(U16, o + OFF_ECHO, (short) echo);
+        b.set(U16, o + OFF_LENGTH, (short) payloadLength);
+    }
+
+    /** The fields every data opcode starts with. */
+    public static void data(MemorySegment b, long o, int qpn, int msn, int psn, long offset, long total) {
+        b.set(U32, o + OFF_QPN, qpn);
+        b.set(U32, o + OFF_MSN, msn);
+        b.set(U32, o + OFF_PSN, psn);
+        b.set(U32, o + OFF_OFFSET, (int) offset);
+        b.set(U32, o + OFF_TOTAL, (int) total);
+    }
+
+    /** WRITE and WRITE_WITH_IMM: where the message goes. */
+    public static void target(MemorySegment b, long o, int rkey, long raddr) {
+        b.set(U32, o + OFF_RKEY, rkey);
+        b.set(U64, o + OFF_RADDR, raddr);
+    }
+
+    /** WRITE_WITH_IMM: the immediate and the receive it consumes. */
+    public static void writeImm(MemorySegment b, long o, int imm, int recvIndex) {
+        b.set(U32, o + OFF_WRITE_IMM, imm);
+        b.set(U32, o + OFF_WRITE_RECV_INDEX, recvIndex);
+    }
+
+    /** SEND: the receive it consumes and its immediate (0 without the IMMEDIATE flag). */
+    public static void send(MemorySegment b, long o, int recvIndex, int imm) {
+        b.set(U32, o + OFF_SEND_RECV_INDEX, recvIndex);
+        b.set(U32, o + OFF_SEND_IMM, imm);
+    }
+
+    public static void credit(MemorySegment b, long o, int nextSeq) {
+        b.set(U32, o + OFF_NEXT_SEQ, nextSeq);
+    }
+
+    public static void nak(MemorySegment b, long o, int qpn, int msn, NakReason reason) {
+        b.set(U32, o + OFF_NAK_QPN, qpn);
+        b.set(U32, o + OFF_NAK_MSN, msn);
+        b.set(U32, o + OFF_NAK_REASON, reason.code() << 24);
+    }
+
+    public static void hello(MemorySegment b, long o, UUID device, int rail, int frameBytes, int window) {
+        b.set(U64, o + OFF_HELLO_UUID_MSB, device.getMostSignificantBits());
+        b.set(U64, o + OFF_HELLO_UUID_LSB, device.getLeastSignificantBits());
+        b.set(U16, o + OFF_HELLO_RAIL, (short) rail);
+        b.set(U16, o + OFF_HELLO_FRAME_BYTES, (short) frameBytes);
+        b.set(U32, o + OFF_HELLO_WINDOW, window);
+    }
+
+    /**
+     * CONNECT_REQUEST ({@code listenerOrDst} is the listener id) and CONNECT_REPLY ({@code listenerOrDst} is the
+     * requester's queue pair).
+     */
+    public static void connect(MemorySegment b, long o, long connId, int listenerOrDst, int srcQpn, int maxMessages,
+                               int psnWindow) {
+        b.set(U64, o + OFF_CONN_ID, connId);
+        b.set(U32, o + OFF_CONN_LISTENER, listenerOrDst);
+        b.set(U32, o + OFF_CONN_SRC_QPN, srcQpn);
+        b.set(U32, o + OFF_CONN_MAX_MESSAGES, maxMessages);
+        b.set(U32, o + OFF_CONN_PSN_WINDOW, psnWindow);
+    }
+
+    public static void reject(MemorySegment b, long o, long connId, RejectReason reason) {
+        b.set(U64, o + OFF_CONN_ID, connId);
+        b.set(U32, o + OFF_REJECT_REASON, reason.code());
+    }
+
+    public static void disconnect(MemorySegment b, long o, int dstQpn, int srcQpn) {
+        b.set(U32, o + OFF_DISC_DST_QPN, dstQpn);
+        b.set(U32, o + OFF_DISC_SRC_QPN, srcQpn);
+    }
+
+    /** ACK payload length for a number of rail and queue pair entries. */
+    public static int ackPayload(int rails, int qps) {
+        return ACK_COUNTS + rails * ACK_RAIL_ENTRY + qps * ACK_QP_ENTRY;
+    }
+
+    public static void ackCounts(MemorySegment b, long o, int rails, int qps) {
+        b.set(ValueLayout.JAVA_BYTE, o + COMMON_HEADER, (byte) rails);
+        b.set(ValueLayout.JAVA_BYTE, o + COMMON_HEADER + 1, (byte) 0);
+        b.set(U16, o + COMMON_HEADER + 2, (short) qps);
+    }
+
+    public static void ackRail(MemorySegment b, long o, int i, int rail, int epoch, int position, int credit,
+                               long map) {
+        long e = o + COMMON_HEADER + ACK_COUNTS + (long) i * ACK_RAIL_ENTRY;
+        b.set(ValueLayout.JAVA_BYTE, e, (byte) rail);
+        b.set(ValueLayout.JAVA_BYTE, e + 1, (byte) epoch);
+        b.set(U32, e + 2, position);
+        b.set(U32, e + 6, credit);
+        b.set(U64, e + 10, map);
+    }
+
+    public static void ackQp(MemorySegment b, long o, int rails, int j, int qpn, int msn, int psn) {
+        long e = o + COMMON_HEADER + ACK_COUNTS + (long) rails * ACK_RAIL_ENTRY + (long) j * ACK_QP_ENTRY;
+        b.set(U32, e, qpn);
+        b.set(U32, e + 4, msn);
+        b.set(U32, e + 8, psn);
+    }
+
+    /**
+     * Computes and writes the CRC-32C trailer of the {@code frameBytes}-long frame at {@code o}, over the header only
+     * when the frame's flags say {@link FrameFlags#PAYLOAD_UNCHECKED}, else over everything before the trailer.
+     */
+    public void seal(MemorySegment b, long o, int frameBytes) {
+        int flags = Byte.toUnsignedInt(b.get(ValueLayout.JAVA_BYTE, o + OFF_FLAGS));
+        long covered;
+        if (FrameFlags.has(flags, FrameFlags.PAYLOAD_UNCHECKED)) {
+            Opcode op = Opcode.ofCode(Byte.toUnsignedInt(b.get(ValueLayout.JAVA_BYTE, o + OFF_OPCODE)));
+            covered = op == null ? frameBytes - TRAILER_BYTES : op.headerBytes();
+        } else {
+            covered = frameBytes - TRAILER_BYTES;
+        }
+        b.set(U32, o + frameBytes - TRAILER_BYTES, crc.compute(b, o, covered));
+    }
+}

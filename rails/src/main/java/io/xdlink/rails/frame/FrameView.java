@@ -1,0 +1,467 @@
+package io.xdlink.rails.frame;
+
+import java.lang.foreign.MemorySegment;
+
+import static io.xdlink.rails.frame.FrameLayout.*;
+
+/**
+ * A reusable reader of one received frame: {@link #wrap} checks everything the format promises (sizes, version,
+ * opcode, flags, lengths, CRC, per-opcode fields) and decodes the header into fields, so the engine reads a frame
+ * without allocating. Nothing is trusted before the checks pass; nothing is sized from the frame's own numbers
+ * beyond the frame's real length. One instance per receiving thread; valid until the next {@code wrap}.
+ */
+public final class FrameView {
+    private final Crc32cSegment crc = new Crc32cSegment();
+
+    private MemorySegment frame;
+    private Opcode opcode;
+    private int flags;
+    private int epoch;
+    private int seq;
+    private int credit;
+    private int echo;
+    private int payloadLength;
+
+    private int qpn;
+    private int msn;
+    private int psn;
+    private long offset;
+    private long total;
+    private int rkey;
+    private long raddr;
+    private int imm;
+    private int recvIndex;
+
+    /**
+     * Checks and decodes a frame.
+     *
+     * @return this view, reading {@code frame}
+     * @throws FrameException naming the first field found wrong
+     */
+    public FrameView wrap(MemorySegment frame) throws FrameException {
+        this.frame = null;
+        long size = frame.byteSize();
+        if (size < COMMON_HEADER + TRAILER_BYTES) {
+            throw new FrameException(FrameField.FRAME, size, "truncated: a frame has at least "
+                    + (COMMON_HEADER + TRAILER_BYTES) + " bytes");
+        }
+        if (size > MAX_FRAME_BYTES) {
+            throw new FrameException(FrameField.FRAME, size, "longer than " + MAX_FRAME_BYTES + " bytes");
+        }
+        int version = u8(frame, OFF_VERSION);
+        if (version != VERSION) {
+            throw new FrameException(FrameField.VERSION, version, "this end speaks version " + VERSION);
+        }
+        int code = u8(frame, OFF_OPCODE);
+        Opcode op = Opcode.ofCode(code);
+        if (op == null) {
+            throw new FrameException(FrameField.OPCODE, code, "unknown opcode");
+        }
+        int f = u8(frame, OFF_FLAGS);
+        if ((f & ~op.allowedFlags()) != 0) {
+            throw new FrameException(FrameField.FLAGS, f, "bits not allowed on " + op);
+        }
+        int length = u16(frame, OFF_LENGTH);
+        if (size < op.headerBytes() + TRAILER_BYTES) {
+            throw new FrameException(FrameField.FRAME, size, "truncated: " + op + " has a " + op.headerBytes()
+                    + "-byte header");
+        }
+        if (op.headerBytes() + (long) length + TRAILER_BYTES != size) {
+            throw new FrameException(FrameField.LENGTH, length, "payload length does not match the frame's "
+                    + size + " bytes");
+        }
+        long covered = FrameFlags.has(f, FrameFlags.PAYLOAD_UNCHECKED) ? op.headerBytes() : size - TRAILER_BYTES;
+        int expected = crc.compute(frame, 0, covered);
+        int actual = frame.get(U32, size - TRAILER_BYTES);
+        if (expected != actual) {
+            throw new FrameException(FrameField.CRC, Integer.toUnsignedLong(actual), "CRC-32C mismatch, computed "
+                    + Integer.toUnsignedString(expected));
+        }
+        this.opcode = op;
+        this.flags = f;
+        this.epoch = u8(frame, OFF_EPOCH);
+        this.seq = frame.get(U32, OFF_SEQ);
+        this.credit = frame.get(U32, OFF_CREDIT);
+        this.echo = u16(frame, OFF_ECHO);
+        this.payloadLength = length;
+        switch (op) {
+            case WRITE, WRITE_WITH_IMM, SEND -> decodeData(frame, op, f, length);
+            case ACK -> checkAck(frame, length);
+            case CREDIT, HELLO, NAK, CONNECT_REQUEST, CONNECT_REPLY, CONNECT_REJECT, DISCONNECT ->
+                    checkControl(frame, op, length);
+        }
+        this.frame = frame;
+        return this;
+    }
+
+    private void decodeData(MemorySegment f, Opcode op, int fl, int length) throws FrameException {
+        qpn = f.get(U32, OFF_QPN);
+        if (qpn == 0) {
+            throw new FrameException(FrameField.QPN, 0, "queue pair 0 does not exist");
+        }
+        msn = f.get(U32, OFF_MSN);
+        psn = f.get(U32, OFF_PSN);
+        offset = Integer.toUnsignedLong(f.get(U32, OFF_OFFSET));
+        total = Integer.toUnsignedLong(f.get(U32, OFF_TOTAL));
+        if (offset + length > total) {
+            throw new FrameException(FrameField.OFFSET, offset, length + " bytes at this offset overrun the message's "
+                    + total + " bytes");
+        }
+        switch (op) {
+            case WRITE -> {
+                rkey = f.get(U32, OFF_RKEY);
+                raddr = f.get(U64, OFF_RADDR);
+                imm = 0;
+                recvIndex = 0;
+            }
+            case WRITE_WITH_IMM -> {
+                rkey = f.get(U32, OFF_RKEY);
+                raddr = f.get(U64, OFF_RADDR);
+                imm = f.get(U32, OFF_WRITE_IMM);
+                recvIndex = f.get(U32, OFF_WRITE_RECV_INDEX);
+            }
+            default -> {
+                rkey = 0;
+                raddr = 0;
+                recvIndex = f.get(U32, OFF_SEND_RECV_INDEX);
+                imm = f.get(U32, OFF_SEND_IMM);
+                if (imm != 0 && !FrameFlags.has(fl, FrameFlags.IMMEDIATE)) {
+                    throw new FrameException(FrameField.IMMEDIATE, Integer.toUnsignedLong(imm),
+                            "an immediate without the IMMEDIATE flag");
+                }
+            }
+        }
+    }
+
+    private static void checkAck(MemorySegment f, int length) throws FrameException {
+        if (length < ACK_COUNTS) {
+            throw new FrameException(FrameField.LENGTH, length, "an ACK payload has at least " + ACK_COUNTS
+                    + " bytes");
+        }
+        int rails = u8(f, COMMON_HEADER);
+        int reserved = u8(f, COMMON_HEADER + 1);
+        int qps = u16(f, COMMON_HEADER + 2);
+        if (reserved != 0) {
+            throw new FrameException(FrameField.RESERVED, reserved, "reserved byte of an ACK must be 0");
+        }
+        if (rails > MAX_ACK_RAILS) {
+            throw new FrameException(FrameField.ACK_RAIL_COUNT, rails, "at most " + MAX_ACK_RAILS + " rails");
+        }
+        long expected = ACK_COUNTS + (long) rails * ACK_RAIL_ENTRY + (long) qps * ACK_QP_ENTRY;
+        if (expected != length) {
+            throw new FrameException(FrameField.ACK_QP_COUNT, qps, "with " + rails + " rails the ACK needs "
+                    + expected + " payload bytes, it has " + length);
+        }
+        long base = COMMON_HEADER + ACK_COUNTS;
+        long seen = 0;
+        for (int i = 0; i < rails; i++) {
+            int rail = u8(f, base + (long) i * ACK_RAIL_ENTRY);
+            if (rail >= MAX_ACK_RAILS || (seen & (1L << rail)) != 0) {
+                throw new FrameException(FrameField.ACK_RAIL, rail, "rail numbers are below " + MAX_ACK_RAILS
+                        + " and appear once");
+            }
+            seen |= 1L << rail;
+        }
+        long qpBase = base + (long) rails * ACK_RAIL_ENTRY;
+        for (int j = 0; j < qps; j++) {
+            if (f.get(U32, qpBase + (long) j * ACK_QP_ENTRY) == 0) {
+                throw new FrameException(FrameField.QPN, 0, "queue pair 0 does not exist");
+            }
+        }
+    }
+
+    private static void checkControl(MemorySegment f, Opcode op, int length) throws FrameException {
+        if (length != 0) {
+            throw new FrameException(FrameField.LENGTH, length, op + " carries no payload");
+        }
+        switch (op) {
+            case NAK -> {
+                int reason = u8(f, OFF_NAK_REASON);
+                if (NakReason.ofCode(reason) == null) {
+                    throw new FrameException(FrameField.NAK_REASON, reason, "unknown reason");
+                }
+                int reserved = u8(f, OFF_NAK_RESERVED) | u16(f, OFF_NAK_RESERVED + 1);
+                if (reserved != 0) {
+                    throw new FrameException(FrameField.RESERVED, reserved, "reserved bytes of a NAK must be 0");
+                }
+                nonZero(f, OFF_NAK_QPN, FrameField.QPN);
+            }
+            case HELLO -> {
+                int frameBytes = u16(f, OFF_HELLO_FRAME_BYTES);
+                if (frameBytes < MIN_FRAME_BYTES || frameBytes > MAX_FRAME_BYTES) {
+                    throw new FrameException(FrameField.FRAME_BYTES, frameBytes, "must be " + MIN_FRAME_BYTES + ".."
+                            + MAX_FRAME_BYTES);
+                }
+                long window = Integer.toUnsignedLong(f.get(U32, OFF_HELLO_WINDOW));
+                if (window < MIN_WINDOW || window > MAX_WINDOW) {
+                    throw new FrameException(FrameField.WINDOW, window, "must be " + MIN_WINDOW + ".." + MAX_WINDOW);
+                }
+                int rail = u16(f, OFF_HELLO_RAIL);
+                if (rail >= MAX_ACK_RAILS) {
+                    throw new FrameException(FrameField.ACK_RAIL, rail, "rail numbers are below " + MAX_ACK_RAILS);
+                }
+            }
+            case CONNECT_REQUEST, CONNECT_REPLY -> {
+                nonZero(f, OFF_CONN_LISTENER, op == Opcode.CONNECT_REQUEST ? FrameField.LISTENER_ID
+                        : FrameField.DST_QPN);
+                nonZero(f, OFF_CONN_SRC_QPN, FrameField.SRC_QPN);
+                long messages = Integer.toUnsignedLong(f.get(U32, OFF_CONN_MAX_MESSAGES));
+                if (messages < 1 || messages > MAX_MESSAGES) {
+                    throw new FrameException(FrameField.MAX_MESSAGES, messages, "must be 1.." + MAX_MESSAGES);
+                }
+                long window = Integer.toUnsignedLong(f.get(U32, OFF_CONN_PSN_WINDOW));
+                if (window < MIN_PSN_WINDOW || window > MAX_PSN_WINDOW || Long.bitCount(window) != 1) {
+                    throw new FrameException(FrameField.PSN_WINDOW, window, "must be a power of two in "
+                            + MIN_PSN_WINDOW + ".." + MAX_PSN_WINDOW);
+                }
+            }
+            case CONNECT_REJECT -> {
+                long reason = Integer.toUnsignedLong(f.get(U32, OFF_REJECT_REASON));
+                if (RejectReason.ofCode(reason) == null) {
+                    throw new FrameException(FrameField.REJECT_REASON, reason, "unknown reason");
+                }
+            }
+            case DISCONNECT -> {
+                nonZero(f, OFF_DISC_DST_QPN, FrameField.DST_QPN);
+                nonZero(f, OFF_DISC_SRC_QPN, FrameField.SRC_QPN);
+            }
+            default -> {
+                // CREDIT: every next-sequence value is meaningful.
+            }
+        }
+    }
+
+    private static void nonZero(MemorySegment f, long off, FrameField field) throws FrameException {
+        if (f.get(U32, off) == 0) {
+            throw new FrameException(field, 0, "must not be 0");
+        }
+    }
+
+    static int u8(MemorySegment f, long off) {
+        return Byte.toUnsignedInt(f.get(java.lang.foreign.ValueLayout.JAVA_BYTE, off));
+    }
+
+    static int u16(MemorySegment f, long off) {
+        return Short.toUnsignedInt(f.get(U16, off));
+    }
+
+    /** The frame this view reads. */
+    public MemorySegment frame() {
+        return frame;
+    }
+
+    public Opcode opcode() {
+        return opcode;
+    }
+
+    public int flags() {
+        return flags;
+    }
+
+    public boolean hasFlag(int flag) {
+        return FrameFlags.has(flags, flag);
+    }
+
+    public int epoch() {
+        return epoch;
+    }
+
+    /** Sequenced frames: the rail sequence. Unsequenced frames: the sender's unsequenced counter. */
+    public int seq() {
+        return seq;
+    }
+
+    /** How far the recipient may send on this rail: the sender's receive position plus its window. */
+    public int credit() {
+        return credit;
+    }
+
+    /** Low 16 bits of the highest unsequenced counter the sender has received on this rail. */
+    public int echo() {
+        return echo;
+    }
+
+    public int payloadLength() {
+        return payloadLength;
+    }
+
+    /** Where the payload starts in {@link #frame()}. */
+    public int payloadOffset() {
+        return opcode.headerBytes();
+    }
+
+    // Data frames
+
+    public int qpn() {
+        return qpn;
+    }
+
+    public int msn() {
+        return msn;
+    }
+
+    public int psn() {
+        return psn;
+    }
+
+    /** Where this frame's bytes go within the message. */
+    public long offset() {
+        return offset;
+    }
+
+    /** The message's length. */
+    public long total() {
+        return total;
+    }
+
+    public int rkey() {
+        return rkey;
+    }
+
+    public long raddr() {
+        return raddr;
+    }
+
+    public int imm() {
+        return imm;
+    }
+
+    /** Which posted receive (counted from the first ever posted on the queue pair) this message consumes. */
+    public int recvIndex() {
+        return recvIndex;
+    }
+
+    // CREDIT
+
+    public int nextSeq() {
+        return frame.get(U32, OFF_NEXT_SEQ);
+    }
+
+    // NAK
+
+    public int nakQpn() {
+        return frame.get(U32, OFF_NAK_QPN);
+    }
+
+    public int nakMsn() {
+        return frame.get(U32, OFF_NAK_MSN);
+    }
+
+    public NakReason nakReason() {
+        return NakReason.ofCode(u8(frame, OFF_NAK_REASON));
+    }
+
+    // HELLO
+
+    public java.util.UUID helloDevice() {
+        return new java.util.UUID(frame.get(U64, OFF_HELLO_UUID_MSB), frame.get(U64, OFF_HELLO_UUID_LSB));
+    }
+
+    public int helloRail() {
+        return u16(frame, OFF_HELLO_RAIL);
+    }
+
+    public int helloFrameBytes() {
+        return u16(frame, OFF_HELLO_FRAME_BYTES);
+    }
+
+    public int helloWindow() {
+        return frame.get(U32, OFF_HELLO_WINDOW);
+    }
+
+    // CONNECT_REQUEST, CONNECT_REPLY, CONNECT_REJECT
+
+    public long connId() {
+        return frame.get(U64, OFF_CONN_ID);
+    }
+
+    public int connListener() {
+        return frame.get(U32, OFF_CONN_LISTENER);
+    }
+
+    public int connDstQpn() {
+        return frame.get(U32, OFF_CONN_DST_QPN);
+    }
+
+    public int connSrcQpn() {
+        return frame.get(U32, OFF_CONN_SRC_QPN);
+    }
+
+    public int connMaxMessages() {
+        return frame.get(U32, OFF_CONN_MAX_MESSAGES);
+    }
+
+    public int connPsnWindow() {
+        return frame.get(U32, OFF_CONN_PSN_WINDOW);
+    }
+
+    public RejectReason rejectReason() {
+        return RejectReason.ofCode(Integer.toUnsignedLong(frame.get(U32, OFF_REJECT_REASON)));
+    }
+
+    // DISCONNECT
+
+    public int disconnectDstQpn() {
+        return frame.get(U32, OFF_DISC_DST_QPN);
+    }
+
+    public int disconnectSrcQpn() {
+        return frame.get(U32, OFF_DISC_SRC_QPN);
+    }
+
+    // ACK
+
+    public int ackRailCount() {
+        return u8(frame, COMMON_HEADER);
+    }
+
+    public int ackQpCount() {
+        return u16(frame, COMMON_HEADER + 2);
+    }
+
+    private long ackRailBase(int i) {
+        return COMMON_HEADER + ACK_COUNTS + (long) i * ACK_RAIL_ENTRY;
+    }
+
+    /** The rail number, as the recipient of the ACK numbers its rails. */
+    public int ackRail(int i) {
+        return u8(frame, ackRailBase(i));
+    }
+
+    public int ackRailEpoch(int i) {
+        return u8(frame, ackRailBase(i) + 1);
+    }
+
+    /** One past the highest sequence the ACK's sender has seen on that rail: everything below is settled. */
+    public int ackPosition(int i) {
+        return frame.get(U32, ackRailBase(i) + 2);
+    }
+
+    public int ackCredit(int i) {
+        return frame.get(U32, ackRailBase(i) + 6);
+    }
+
+    /** Bit k set: sequence {@code position - 1 - k} arrived. */
+    public long ackMap(int i) {
+        return frame.get(U64, ackRailBase(i) + 10);
+    }
+
+    private long ackQpBase(int j) {
+        return COMMON_HEADER + ACK_COUNTS + (long) ackRailCount() * ACK_RAIL_ENTRY + (long) j * ACK_QP_ENTRY;
+    }
+
+    /** The queue pair, as the recipient of the ACK numbers it. */
+    public int ackQpn(int j) {
+        return frame.get(U32, ackQpBase(j));
+    }
+
+    /** Every message below this one is complete at the ACK's sender. */
+    public int ackMsn(int j) {
+        return frame.get(U32, ackQpBase(j) + 4);
+    }
+
+    /** Every frame below this packet sequence number has arrived at the ACK's sender. */
+    public int ackPsn(int j) {
+        return frame.get(U32, ackQpBase(j) + 8);
+    }
+}

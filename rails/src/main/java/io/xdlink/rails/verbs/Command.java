@@ -1,0 +1,12 @@
+package io.xdlink.rails.verbs;
+
+/**
+ * Work an API call hands to the device's progress engine. A command links itself into the engine's queue, so
+ * handing work over allocates nothing beyond the command (a send request is its own command).
+ */
+abstract class Command {
+    volatile Command next;
+
+    /** Runs on the engine's thread. */
+    abstract void run(DeviceEngine engine);
+}

@@ -1,0 +1,62 @@
+package io.xdlink.rails.verbs;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Where finished requests are reported, in the order they finished. Polling never blocks and any thread may poll.
+ * The queue never loses a completion: when its ring is full (its owner stopped polling), later completions wait in
+ * an overflow list behind the ring, in order, bounded by the requests outstanding.
+ */
+public final class CompletionQueue {
+    private final Device device;
+    private final MpmcRing<Completion> ring;
+    private final ConcurrentLinkedQueue<Completion> overflow = new ConcurrentLinkedQueue<>();
+
+    CompletionQueue(Device device, int capacity) {
+        this.device = device;
+        this.ring = new MpmcRing<>(capacity);
+    }
+
+    public Device device() {
+        return device;
+    }
+
+    /** The next completion, or null when there is none. */
+    public Completion poll() {
+        Completion c = ring.poll();
+        return c != null ? c : overflow.poll();
+    }
+
+    /**
+     * Moves up to {@code out.length} completions into {@code out}.
+     *
+     * @return how many
+     */
+    public int poll(Completion[] out) {
+        int n = 0;
+        while (n < out.length) {
+            Completion c = poll();
+            if (c == null) {
+                break;
+            }
+            out[n++] = c;
+        }
+        return n;
+    }
+
+    /** Completions waiting; exact when nobody is producing or polling. */
+    public int size() {
+        return ring.size() + overflow.size();
+    }
+
+    /** Completions the ring holds before the overflow list is used. */
+    public int capacity() {
+        return ring.capacity();
+    }
+
+    void push(Completion c) {
+        if (!overflow.isEmpty() || !ring.offer(c)) {
+            overflow.add(c);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package io.xdlink.rails.verbs;
+
+import io.xdlink.rails.Agent;
+import io.xdlink.rails.Fabric;
+import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.agent.AgentRunner;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An RDMA-style device over rails: memory registration, completion queues, listeners and connections, and one
+ * progress engine that owns every rail. Rails to the same peer (found by the HELLO each rail starts with) form one
+ * pool that the device stripes across, acknowledges as one and fails over within.
+ *
+ * <p>Nothing here blocks but {@link #close()}: calls hand their work to the engine through queues. The engine runs
+ * on a thread of its own, or, in invoker mode ({@link DeviceConfig#invoker()}), whenever the owner calls
+ * {@code agent().doWork()}; with a {@link io.xdlink.xdomain.VirtualScheduler} clock and a
+ * {@link io.xdlink.rails.agent.VirtualTimeDriver} a whole fabric of devices runs deterministically in virtual time.
+ *
+ * <pre>{@code
+ * Device a = Device.open(config, List.of(rail0, rail1));
+ * ProtectionDomain pd = a.allocPd();
+ * CompletionQueue cq = a.createCq(1024);
+ * MemoryRegion mr = pd.register(segment, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+ * Listener l = a.listen();                       // l.handle().toBytes() goes to the peer
+ * QueuePair qp = l.accept(QpAttributes.of(pd, cq)); // null until a request arrived
+ * // on the peer: Connecting c = b.connect(ConnectHandle.parse(bytes), attrs); c.poll() until non-null
+ * qp.postWrite(1, mr, 0, 4096, remoteAddress, rkey);
+ * Completion done = cq.poll();                   // null until it completes
+ * }</pre>
+ */
+public final class Device implements AutoCloseable {
+    private final DeviceConfig config;
+    private final DeviceEngine engine;
+    private final KeyTable keys;
+    private final AtomicInteger listenerIds = new AtomicInteger();
+    private final AgentRunner runner;
+    private volatile FabricRails fabricRails;
+    private volatile boolean closed;
+
+    private Device(DeviceConfig config) {
+        this.config = config;
+        SplittableRandom seeds = new SplittableRandom(config.seed());
+        this.keys = new KeyTable(seeds.split());
+        this.engine = new DeviceEngine(this, config.settings(), config.clock(), config.id(), seeds.nextLong(), keys);
+        this.runner = config.invoker() ? null : AgentRunner.start(engine, config.idle(), e -> engine.lastError = e);
+    }
+
+    /** A device over rails that are already open (to one peer or several). */
+    public static Device open(DeviceConfig config, List<? extends RailTransport> rails) {
+        Device d = new Device(Objects.requireNonNull(config, "config"));
+        for (RailTransport t : rails) {
+            d.addRail(t);
+        }
+        return d;
+    }
+
+    /**
+     * A device over every link to every peer of a fabric, {@code rails_per_link} rails on each. Rails are opened
+     * in the background (opening may wait for the peer's side) and join as they come; a rail whose transport
+     * closes is opened again; peers that appear later are picked up.
+     */
+    public static Device open(Fabric fabric, DeviceConfig config) {
+        Device d = new Device(Objects.requireNonNull(config, "config"));
+        d.fabricRails = FabricRails.start(d, fabric);
+        return d;
+    }
+
+    /** This device's identity. */
+    public UUID id() {
+        return config.id();
+    }
+
+    public DeviceConfig config() {
+        return config;
+    }
+
+    public RailsSettings settings() {
+        return config.settings();
+    }
+
+    /** The progress engine, for invoker mode: call {@code doWork()} (and a driver its deadline) from one thread. */
+    public Agent agent() {
+        return engine;
+    }
+
+    /** Adds a rail; it says HELLO and joins its peer's pool. Any thread. */
+    public void addRail(RailTransport transport) {
+        Objects.requireNonNull(transport, "transport");
+        if (closed) {
+            transport.close();
+            throw new IllegalStateException("device " + id() + " is closed");
+        }
+        engine.submit(new Command() {
+            @Override
+            void run(DeviceEngine e) {
+                e.addRail(transport);
+            }
+        });
+    }
+
+    public ProtectionDomain allocPd() {
+        return new ProtectionDomain(this);
+    }
+
+    /** A completion queue whose ring holds {@code capacity} completions before it overflows into a list. */
+    public CompletionQueue createCq(int capacity) {
+        if (capacity < 1 || capacity > 1 << 24) {
+            throw new IllegalArgumentException("capacity is 1.." + (1 << 24) + ", not " + capacity);
+        }
+        return new CompletionQueue(this, capacity);
+    }
+
+    /** Starts listening for connections; the listener's handle says where to connect. */
+    public Listener listen() {
+        checkOpen();
+        int id = listenerIds.incrementAndGet();
+        Listener l = new Listener(this, id);
+        engine.cm.listeners.put(id, l);
+        return l;
+    }
+
+    /**
+     * Starts connecting a new queue pair to the listener {@code handle} names; poll the result until it yields
+     * the connected queue pair. The device must have (or get, within the connect timeout) a rail to that peer.
+     */
+    public Connecting connect(ConnectHandle handle, QpAttributes attrs) {
+        Objects.requireNonNull(handle, "handle");
+        QueuePair qp = newQp(attrs);
+        Connecting c = new Connecting(qp);
+        qp.connecting = c;
+        engine.submit(new Command() {
+            @Override
+            void run(DeviceEngine e) {
+                e.cm.connect(qp, handle, e.now());
+            }
+        });
+        return c;
+    }
+
+    QueuePair accept(QpAttributes attrs, Listener.PendingConnection p) {
+        QueuePair qp = newQp(attrs);
+        engine.submit(new Command() {
+            @Override
+            void run(DeviceEngine e) {
+                e.cm.accept(qp, p, e.now());
+            }
+        });
+        return qp;
+    }
+
+    private QueuePair newQp(QpAttributes attrs) {
+        Objects.requireNonNull(attrs, "attrs");
+        checkOpen();
+        if (attrs.pd().device() != this || attrs.sendCq().device() != this || attrs.recvCq().device() != this) {
+            throw new IllegalArgumentException("the protection domain and completion queues must be this device's");
+        }
+        return engine.qps.allocate(qpn -> new QueuePair(this, engine, attrs, qpn));
+    }
+
+    void closeListener(Listener l) {
+        engine.submit(new Command() {
+            @Override
+            void run(DeviceEngine e) {
+                e.cm.listenerClosed(l);
+            }
+        });
+    }
+
+    KeyTable keys() {
+        return keys;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("device " + id() + " is closed");
+        }
+    }
+
+    /** Counters: exact in invoker mode or when idle, approximate while a progress thread runs. */
+    public DeviceStats stats() {
+        return engine.stats();
+    }
+
+    /** The last error the progress engine caught, for diagnosis; null when none. */
+    public Throwable lastError() {
+        return engine.lastError;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Closes the device, safely while traffic runs: every outstanding request completes with an error status on its
+     * completion queue, every transport is closed, the progress thread ends. In invoker mode call it from the
+     * thread that steps the engine. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        FabricRails fr = fabricRails;
+        if (fr != null) {
+            fr.close();
+        }
+        if (runner != null) {
+            runner.close();
+        } else {
+            engine.shutdown();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Device[" + id() + (closed ? ", closed" : "") + "]";
+    }
+}

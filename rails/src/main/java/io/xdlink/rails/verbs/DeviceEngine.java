@@ -1,0 +1,533 @@
+package io.xdlink.rails.verbs;
+
+import io.xdlink.rails.Agent;
+import io.xdlink.rails.RailClosedException;
+import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.frame.FrameException;
+import io.xdlink.rails.frame.FrameField;
+import io.xdlink.rails.frame.FrameFlags;
+import io.xdlink.rails.frame.FrameLayout;
+import io.xdlink.rails.frame.FrameView;
+import io.xdlink.rails.frame.Opcode;
+import io.xdlink.xdomain.Scheduler;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.UUID;
+
+/**
+ * A device's progress engine: the one agent that owns its rails, queue pairs and pools. Each duty cycle takes the
+ * commands API calls handed over, polls every rail and dispatches what arrived, runs what the clock made due, sends
+ * (unsequenced frames, control frames and ACKs, then data round-robin over the rails) and flushes every transport.
+ * It never blocks; every timeout reads the injected {@link Scheduler}'s clock and {@link #nextDeadlineNanos()} says
+ * when the clock next matters, so a virtual-time driver can step it exactly.
+ */
+final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
+    private static final int POLL_LIMIT = 256;
+    private static final int BURST = 64;
+
+    final Device device;
+    final RailsSettings settings;
+    final Scheduler clock;
+    final UUID id;
+    final SplittableRandom random;
+    private final KeyTable keys;
+    final QpTable qps;
+    private final CommandQueue commands = new CommandQueue();
+    private final Rail[] railsByNumber = new Rail[FrameLayout.MAX_ACK_RAILS];
+    private final List<Rail> rails = new ArrayList<>();
+    private final Map<UUID, PeerPool> pools = new HashMap<>();
+    private final List<PeerPool> poolList = new ArrayList<>();
+    private final List<QueuePair> timedQps = new ArrayList<>();
+    final ConnectionManager cm = new ConnectionManager(this);
+    private final FrameView view = new FrameView();
+    private final FrameOut out = new FrameOut();
+
+    private Rail current;
+    private long now;
+    private long nextDeadline = Long.MAX_VALUE;
+    private int roundRobin;
+    private long inflightBytes;
+    private long queuedFrames;
+    private boolean closed;
+
+    long dataFramesSent;
+    long dataFramesReceived;
+    long ackFramesSent;
+    long ackFramesReceived;
+    long creditFramesSent;
+    long nakFramesSent;
+    long nakFramesQueued;
+    long retransmittedFrames;
+    long duplicateData;
+    long corruptFrames;
+    long malformedFrames;
+    long staleFrames;
+    long rnrEvents;
+    long maxInflightBytes;
+    long internalErrors;
+    volatile Throwable lastError;
+
+    DeviceEngine(Device device, RailsSettings settings, Scheduler clock, UUID id, long seed, KeyTable keys) {
+        this.device = device;
+        this.settings = settings;
+        this.clock = clock;
+        this.id = id;
+        this.random = new SplittableRandom(seed);
+        this.keys = keys;
+        this.qps = new QpTable(random.nextInt(255));
+    }
+
+    KeyTable keys() {
+        return keys;
+    }
+
+    @Override
+    public String roleName() {
+        return "xdlink-device-" + id.toString().substring(0, 8);
+    }
+
+    /** Hands work to the engine; any thread. */
+    void submit(Command c) {
+        commands.push(c);
+    }
+
+    @Override
+    public long nextDeadlineNanos() {
+        return closed ? Long.MAX_VALUE : nextDeadline;
+    }
+
+    void armTimer(long at) {
+        if (at < nextDeadline) {
+            nextDeadline = at;
+        }
+    }
+
+    @Override
+    public int doWork() {
+        if (closed) {
+            return 0;
+        }
+        now = clock.nanoTime();
+        int work = 0;
+        for (Command c; (c = commands.poll()) != null; ) {
+            c.run(this);
+            work++;
+            if (closed) {
+                return work;
+            }
+        }
+        work += receive();
+        if (now >= nextDeadline) {
+            work += runTimers();
+        }
+        work += send();
+        for (int i = 0; i < rails.size(); i++) {
+            Rail r = rails.get(i);
+            if (r.state != Rail.State.CLOSED) {
+                try {
+                    work += r.transport.flush();
+                } catch (RailClosedException e) {
+                    railClosed(r, e);
+                }
+            }
+        }
+        work += removeClosed();
+        return work;
+    }
+
+    /**
+     * Polls the rails in slices of {@code ack_every_frames} frames each, sending the ACKs that fell due after every
+     * round of slices: an ACK then never speaks for much more than its share of frames per rail, however large the
+     * batches waiting in the rings.
+     */
+    private int receive() {
+        int slice = settings.ackEveryFrames();
+        int total = 0;
+        while (total < POLL_LIMIT * Math.max(1, rails.size())) {
+            int got = 0;
+            for (int i = 0; i < rails.size(); i++) {
+                got += poll(rails.get(i), slice);
+            }
+            if (got == 0) {
+                break;
+            }
+            total += got;
+            for (int i = 0; i < poolList.size(); i++) {
+                poolList.get(i).sendAckIfDue(out, now);
+            }
+        }
+        return total;
+    }
+
+    private int poll(Rail rail, int limit) {
+        if (rail.state == Rail.State.CLOSED) {
+            return 0;
+        }
+        current = rail;
+        try {
+            return rail.transport.poll(this, limit);
+        } catch (RailClosedException e) {
+            railClosed(rail, e);
+            return 1;
+        }
+    }
+
+    private int runTimers() {
+        long next = Long.MAX_VALUE;
+        for (int i = 0; i < rails.size(); i++) {
+            next = Math.min(next, rails.get(i).onTimer(now));
+        }
+        for (int i = 0; i < poolList.size(); i++) {
+            next = Math.min(next, poolList.get(i).onTimer(now));
+        }
+        for (int i = 0; i < timedQps.size(); i++) {
+            QueuePair qp = timedQps.get(i);
+            long t = qp.sender().onTimer(now);
+            if (t == Long.MAX_VALUE && qp.state() != QpState.CONNECTING) {
+                timedQps.remove(i--);
+            }
+            next = Math.min(next, t);
+        }
+        next = Math.min(next, cm.onTimer(now));
+        nextDeadline = Math.max(next, now + 1);
+        return 1;
+    }
+
+    private int send() {
+        int work = 0;
+        for (int i = 0; i < rails.size(); i++) {
+            Rail r = rails.get(i);
+            if (r.wantsUnsequenced()) {
+                int n = r.sendDueUnsequenced(out, now);
+                if (n > 0 && r.isUp()) {
+                    creditFramesSent += n;
+                }
+                work += n;
+            }
+        }
+        for (int i = 0; i < poolList.size(); i++) {
+            work += poolList.get(i).sendControl(out, now);
+        }
+        int n = rails.size();
+        for (int i = 0; i < n; i++) {
+            Rail r = rails.get((roundRobin + i) % n);
+            if (r.isUp() && r.pool != null) {
+                work += r.pool.sendData(r, out, now, BURST);
+            }
+        }
+        roundRobin++;
+        return work;
+    }
+
+    // ---------------------------------------------------------------- receiving
+
+    @Override
+    public void onFrame(MemorySegment frame) {
+        Rail rail = current;
+        try {
+            view.wrap(frame);
+        } catch (FrameException e) {
+            if (e.field() == FrameField.CRC) {
+                corruptFrames++;
+            } else {
+                malformedFrames++;
+            }
+            return;
+        }
+        try {
+            dispatch(rail, view);
+        } catch (RuntimeException e) {
+            // A bug must not take the rail's transport down with it; count it, keep the last one for diagnosis.
+            internalErrors++;
+            lastError = e;
+        }
+    }
+
+    private void dispatch(Rail rail, FrameView v) {
+        Opcode op = v.opcode();
+        if (op == Opcode.HELLO) {
+            rail.onHello(v, now);
+            return;
+        }
+        if (rail.state != Rail.State.UP || v.epoch() != rail.epoch || rail.pool == null) {
+            staleFrames++;
+            return;
+        }
+        rail.onHeader(v, now);
+        if (op == Opcode.CREDIT) {
+            rail.onCredit(v, now);
+            return;
+        }
+        if (!rail.acceptSequenced(v.seq(), now)) {
+            return;
+        }
+        PeerPool pool = rail.pool;
+        switch (op) {
+            case WRITE, WRITE_WITH_IMM, SEND -> {
+                rail.dataFramesReceived++;
+                dataFramesReceived++;
+                pool.onDataReceived(v.hasFlag(FrameFlags.ACK_REQUEST), now);
+                QueuePair qp = qps.get(v.qpn());
+                if (qp == null || qp.pool != pool) {
+                    malformedFrames++;
+                    return;
+                }
+                qp.receiver().onData(v, pool, now);
+            }
+            case ACK -> pool.onAck(v, now);
+            case NAK -> {
+                QueuePair qp = qps.get(v.nakQpn());
+                if (qp != null && qp.pool == pool) {
+                    qp.sender().onNak(v.nakMsn(), v.nakReason(), now);
+                }
+            }
+            case CONNECT_REQUEST -> cm.onRequest(pool, v);
+            case CONNECT_REPLY -> cm.onReply(pool, v, now);
+            case CONNECT_REJECT -> cm.onReject(pool, v);
+            case DISCONNECT -> {
+                QueuePair qp = qps.get(v.disconnectDstQpn());
+                if (qp != null && qp.pool == pool && qp.peerQpn == v.disconnectSrcQpn()) {
+                    qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
+                }
+            }
+            default -> staleFrames++;
+        }
+    }
+
+    // ---------------------------------------------------------------- rails and pools
+
+    Rail rail(int number) {
+        return number >= 0 && number < railsByNumber.length ? railsByNumber[number] : null;
+    }
+
+    PeerPool pool(UUID peer) {
+        return pools.get(peer);
+    }
+
+    QueuePair qp(int qpn) {
+        return qps.get(qpn);
+    }
+
+    /** A transport joins the device: it starts with a HELLO. */
+    void addRail(RailTransport transport) {
+        int number = -1;
+        for (int i = 0; i < railsByNumber.length; i++) {
+            if (railsByNumber[i] == null) {
+                number = i;
+                break;
+            }
+        }
+        if (number < 0) {
+            transport.close();
+            throw new IllegalStateException("a device has at most " + FrameLayout.MAX_ACK_RAILS + " rails");
+        }
+        Rail r = new Rail(this, transport, number, random.nextInt(256));
+        railsByNumber[number] = r;
+        rails.add(r);
+        armTimer(now);
+    }
+
+    /** HELLO agreed an epoch: the rail joins (or rejoins) its peer's pool. */
+    void railUp(Rail rail, UUID peer) {
+        PeerPool pool = pools.get(peer);
+        if (pool == null) {
+            pool = new PeerPool(this, peer);
+            pools.put(peer, pool);
+            poolList.add(pool);
+        }
+        pool.attach(rail);
+        pool.railUp(rail);
+        cm.poolUp(pool);
+    }
+
+    void detach(Rail rail) {
+        if (rail.pool != null) {
+            rail.pool.detach(rail);
+            rail.pool = null;
+        }
+    }
+
+    /** No progress on the rail for the rail timeout: fail it over and probe it until it answers. */
+    void railSilent(Rail rail) {
+        rail.fail(Rail.State.DOWN);
+    }
+
+    /** The transport is closed or broken: fail the rail over and let it go. */
+    void railClosed(Rail rail, RailClosedException cause) {
+        rail.fail(Rail.State.CLOSED);
+        rail.transport.close();
+    }
+
+    private int removeClosed() {
+        int removed = 0;
+        for (int i = rails.size() - 1; i >= 0; i--) {
+            Rail r = rails.get(i);
+            if (r.state == Rail.State.CLOSED) {
+                rails.remove(i);
+                railsByNumber[r.number] = null;
+                detach(r);
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    List<Rail> rails() {
+        return rails;
+    }
+
+    // ---------------------------------------------------------------- accounting
+
+    void sentData(Rail rail, int len, long at) {
+        dataFramesSent++;
+        inflightBytes += len;
+        if (inflightBytes > maxInflightBytes) {
+            maxInflightBytes = inflightBytes;
+        }
+        if (rail.log.unsettled() == 1) {
+            armTimer(at + settings.retransmitNanos());
+        }
+    }
+
+    void delivered(Rail rail, int seq) {
+        inflightBytes -= rail.log.length(seq);
+        rail.log.settle(seq);
+    }
+
+    void settled(Rail rail, int seq) {
+        inflightBytes -= rail.log.length(seq);
+        rail.log.settle(seq);
+    }
+
+    boolean budgetAllows(int len) {
+        return inflightBytes == 0 || inflightBytes + len <= settings.inflightBytes();
+    }
+
+    void queued(long frames) {
+        queuedFrames += frames;
+    }
+
+    long queuedFrames() {
+        return queuedFrames;
+    }
+
+    long inflightBytes() {
+        return inflightBytes;
+    }
+
+    void timedQp(QueuePair qp) {
+        timedQps.add(qp);
+    }
+
+    // ---------------------------------------------------------------- commands
+
+    void onPostSend(SendRequest w) {
+        w.qp.sender().post(w, now);
+    }
+
+    void onPostRecv(RecvRequest r) {
+        r.qp.receiver().post(r);
+    }
+
+    void connected(QueuePair qp, PeerPool pool, int peerQpn, int maxMessages, int psnWindow, long at) {
+        qp.pool = pool;
+        qp.peerQpn = peerQpn;
+        qp.peerDevice(pool.peer);
+        qp.sender().peerMaxMessages = Math.max(1, maxMessages);
+        qp.sender().peerPsnWindow = Math.min(psnWindow, settings.qpPsnWindow());
+        if (qp.state() == QpState.CONNECTING) {
+            qp.state(QpState.READY);
+            qp.sender().onReady(at);
+        }
+        if (qp.connecting != null) {
+            qp.connecting.connected();
+        }
+    }
+
+    void failConnect(QueuePair qp, String why) {
+        if (qp.connecting != null) {
+            qp.connecting.fail(why);
+        }
+        qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
+    }
+
+    void closeQp(QueuePair qp) {
+        if (qp.state() == QpState.CLOSED) {
+            return;
+        }
+        qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
+        if (qp.pool != null && qp.peerQpn != 0) {
+            qp.pool.disconnect(qp.peerQpn, qp.qpn());
+        }
+        qp.state(QpState.CLOSED);
+        cm.closed(qp);
+        qps.release(qp);
+        timedQps.remove(qp);
+    }
+
+    long now() {
+        return now;
+    }
+
+    // ---------------------------------------------------------------- closing
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Closes the engine on its own thread: every request fails with an error, every transport is closed. */
+    void shutdown() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (Command c; (c = commands.poll()) != null; ) {
+            if (c instanceof SendRequest w) {
+                w.qp.sendCq().push(new Completion(w.wrId, w.opcode, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false,
+                        w.qp.qpn()));
+                w.qp.sendDone();
+            } else if (c instanceof RecvRequest r) {
+                r.qp.recvCq().push(new Completion(r.wrId, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR, 0, 0,
+                        false, r.qp.qpn()));
+                r.qp.recvDone();
+            }
+        }
+        cm.failAll("device " + id + " closed");
+        for (QueuePair qp : qps.all()) {
+            qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
+            qp.state(QpState.CLOSED);
+        }
+        for (Listener l : cm.listeners.values()) {
+            l.close();
+        }
+        for (Rail r : rails) {
+            try {
+                r.transport.close();
+            } catch (RuntimeException e) {
+                lastError = e;
+            }
+        }
+        rails.clear();
+    }
+
+    @Override
+    public void onClose() {
+        shutdown();
+    }
+
+    DeviceStats stats() {
+        List<RailStats> rs = new ArrayList<>();
+        for (Rail r : List.copyOf(rails)) {
+            rs.add(r.stats());
+        }
+        return new DeviceStats(dataFramesSent, dataFramesReceived, ackFramesSent, ackFramesReceived,
+                creditFramesSent, nakFramesSent, retransmittedFrames, duplicateData, corruptFrames, malformedFrames,
+                staleFrames, inflightBytes, maxInflightBytes, rs);
+    }
+}

@@ -1,0 +1,145 @@
+package io.xdlink.rails.verbs;
+
+import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.frame.FrameEncoder;
+import io.xdlink.rails.frame.FrameLayout;
+import io.xdlink.rails.frame.NakReason;
+import io.xdlink.rails.frame.Opcode;
+import io.xdlink.rails.frame.RejectReason;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.UUID;
+
+/**
+ * The one reusable frame the engine is building: its fields are set, then the transport calls {@link #write} to
+ * lay the frame down in place (copying the payload straight from the sender's memory region). Writing has no side
+ * effect beyond the bytes, so a transport may write and still refuse. A payload that cannot be read (its memory
+ * closed under the request) poisons the frame's version byte, so the peer drops it, and is reported in
+ * {@link #sourceFailed}.
+ */
+final class FrameOut implements RailTransport.FrameWriter {
+    private final FrameEncoder encoder = new FrameEncoder();
+
+    Opcode op;
+    int flags;
+    int epoch;
+    int seq;
+    int credit;
+    int echo;
+    int payloadLength;
+
+    /** The local queue pair the data frame belongs to (the frame itself names the peer's). */
+    int localQpn;
+    int qpn;
+    int msn;
+    int psn;
+    long offset;
+    long total;
+    int rkey;
+    long raddr;
+    int imm;
+    int recvIndex;
+    MemorySegment source;
+    long sourceOffset;
+    boolean sourceFailed;
+
+    int nextSeq;
+    int nakQpn;
+    int nakMsn;
+    NakReason nakReason;
+    UUID helloDevice;
+    int helloRail;
+    int helloFrameBytes;
+    int helloWindow;
+    long connId;
+    int connA;
+    int connSrc;
+    int connMaxMessages;
+    int connPsnWindow;
+    RejectReason rejectReason;
+    int discDst;
+    int discSrc;
+
+    int ackRails;
+    int ackQps;
+    final int[] arRail = new int[FrameLayout.MAX_ACK_RAILS];
+    final int[] arEpoch = new int[FrameLayout.MAX_ACK_RAILS];
+    final int[] arPosition = new int[FrameLayout.MAX_ACK_RAILS];
+    final int[] arCredit = new int[FrameLayout.MAX_ACK_RAILS];
+    final long[] arMap = new long[FrameLayout.MAX_ACK_RAILS];
+    final int[] aqQpn = new int[FrameLayout.ackQpCapacity(FrameLayout.MAX_FRAME_BYTES, 0)];
+    final int[] aqMsn = new int[aqQpn.length];
+    final int[] aqPsn = new int[aqQpn.length];
+
+    /** Starts a frame of {@code op} with {@code payloadLength} bytes after its header. */
+    FrameOut begin(Opcode op, int flags, int payloadLength) {
+        this.op = op;
+        this.flags = flags;
+        this.payloadLength = payloadLength;
+        this.sourceFailed = false;
+        this.source = null;
+        return this;
+    }
+
+    /** Bytes of the frame being built. */
+    int length() {
+        return FrameEncoder.frameBytes(op, payloadLength);
+    }
+
+    @Override
+    public void write(MemorySegment b, long o) {
+        FrameEncoder.common(b, o, op, flags, epoch, seq, credit, echo, payloadLength);
+        switch (op) {
+            case WRITE -> {
+                FrameEncoder.data(b, o, qpn, msn, psn, offset, total);
+                FrameEncoder.target(b, o, rkey, raddr);
+                payload(b, o);
+            }
+            case WRITE_WITH_IMM -> {
+                FrameEncoder.data(b, o, qpn, msn, psn, offset, total);
+                FrameEncoder.target(b, o, rkey, raddr);
+                FrameEncoder.writeImm(b, o, imm, recvIndex);
+                payload(b, o);
+            }
+            case SEND -> {
+                FrameEncoder.data(b, o, qpn, msn, psn, offset, total);
+                FrameEncoder.send(b, o, recvIndex, imm);
+                payload(b, o);
+            }
+            case ACK -> {
+                FrameEncoder.ackCounts(b, o, ackRails, ackQps);
+                for (int i = 0; i < ackRails; i++) {
+                    FrameEncoder.ackRail(b, o, i, arRail[i], arEpoch[i], arPosition[i], arCredit[i], arMap[i]);
+                }
+                for (int j = 0; j < ackQps; j++) {
+                    FrameEncoder.ackQp(b, o, ackRails, j, aqQpn[j], aqMsn[j], aqPsn[j]);
+                }
+            }
+            case CREDIT -> FrameEncoder.credit(b, o, nextSeq);
+            case NAK -> FrameEncoder.nak(b, o, nakQpn, nakMsn, nakReason);
+            case HELLO -> FrameEncoder.hello(b, o, helloDevice, helloRail, helloFrameBytes, helloWindow);
+            case CONNECT_REQUEST, CONNECT_REPLY -> FrameEncoder.connect(b, o, connId, connA, connSrc,
+                    connMaxMessages, connPsnWindow);
+            case CONNECT_REJECT -> FrameEncoder.reject(b, o, connId, rejectReason);
+            case DISCONNECT -> FrameEncoder.disconnect(b, o, discDst, discSrc);
+        }
+        int length = length();
+        encoder.seal(b, o, length);
+        if (sourceFailed) {
+            b.set(ValueLayout.JAVA_BYTE, o + FrameLayout.OFF_VERSION, (byte) 0);
+        }
+    }
+
+    private void payload(MemorySegment b, long o) {
+        if (payloadLength == 0) {
+            return;
+        }
+        try {
+            MemorySegment.copy(source, sourceOffset, b, o + op.headerBytes(), payloadLength);
+        } catch (RuntimeException closedOrForeign) {
+            // The region's memory was closed or belongs to another thread: the frame must not carry garbage.
+            sourceFailed = true;
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.xdlink.rails.verbs;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Registered memory: a {@link MemorySegment} with a local key, a random remote key a peer must present to WRITE
+ * into it, and the rights it grants. Remote addresses run from {@link #address()} for {@link #length()} bytes; a
+ * peer's WRITE names the address of its first byte. The segment must be usable from the device's progress thread
+ * (a global, automatic or shared arena, or the heap).
+ */
+public final class MemoryRegion {
+    private final ProtectionDomain pd;
+    private final MemorySegment segment;
+    private final Set<Access> access;
+    private final int lkey;
+    private final int rkey;
+    private volatile boolean valid = true;
+
+    MemoryRegion(ProtectionDomain pd, MemorySegment segment, Set<Access> access, int lkey, int rkey) {
+        this.pd = pd;
+        this.segment = segment;
+        this.access = Collections.unmodifiableSet(access.isEmpty() ? EnumSet.noneOf(Access.class)
+                : EnumSet.copyOf(access));
+        this.lkey = lkey;
+        this.rkey = rkey;
+    }
+
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    /** The remote address of the region's first byte. */
+    public long address() {
+        return segment.address();
+    }
+
+    public long length() {
+        return segment.byteSize();
+    }
+
+    public int lkey() {
+        return lkey;
+    }
+
+    /** What a peer presents to WRITE here: random, never 0, unique on the device while registered. */
+    public int rkey() {
+        return rkey;
+    }
+
+    public Set<Access> access() {
+        return access;
+    }
+
+    public boolean allows(Access a) {
+        return access.contains(a);
+    }
+
+    /** False once deregistered. */
+    public boolean isValid() {
+        return valid;
+    }
+
+    /** True when {@code [offset, offset + len)} lies inside the region. */
+    public boolean contains(long offset, long len) {
+        return offset >= 0 && len >= 0 && offset <= segment.byteSize() - len;
+    }
+
+    /** Withdraws the remote key at once: WRITEs naming it from now on are refused. Idempotent. */
+    public void deregister() {
+        if (valid) {
+            valid = false;
+            pd.device().keys().remove(rkey);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MemoryRegion[" + segment.byteSize() + " bytes, rkey 0x" + Integer.toHexString(rkey) + ", " + access
+                + (valid ? "" : ", deregistered") + "]";
+    }
+}

@@ -1,0 +1,285 @@
+package io.xdlink.rails.verbs;
+
+import io.xdlink.rails.frame.FrameView;
+import io.xdlink.rails.frame.NakReason;
+import io.xdlink.rails.frame.Opcode;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The receiving half of a queue pair, on the engine's thread. Each data frame is checked (message and packet
+ * windows, duplicates by packet sequence, the remote key, its rights and the whole message's range, the posted
+ * receive) before one byte is written, then placed straight into the target memory; a message completes when all
+ * its bytes are in and every earlier message has completed, so completions come in message order. What this side
+ * has (completed messages, contiguous packets) goes back in the next coalesced ACK.
+ */
+final class QpReceiver {
+    private static final byte EMPTY = 0;
+    private static final byte IN_PROGRESS = 1;
+    private static final byte COMPLETE = 2;
+
+    private final QueuePair qp;
+    private final DeviceEngine engine;
+
+    final int psnWindow;
+    private final long[] bits;
+    private int expectedPsn;
+
+    final int maxMessages;
+    private final int tableMask;
+    private final int[] mMsn;
+    private final long[] mTotal;
+    private final long[] mReceived;
+    private final byte[] mState;
+    private final Opcode[] mOp;
+    private final int[] mImm;
+    private final boolean[] mHasImm;
+    private int completedMsn;
+
+    private final RecvRequest[] rq;
+    private final int rqMask;
+    private int recvPosted;
+    private int recvConsumed;
+
+    boolean dirty;
+    private int rnrNakMsn = -1;
+    private long rnrNakAt;
+    private boolean errorNakSent;
+
+    QpReceiver(QueuePair qp, DeviceEngine engine, int maxMessages, int psnWindow, int maxRecv) {
+        this.qp = qp;
+        this.engine = engine;
+        this.psnWindow = psnWindow;
+        this.bits = new long[Math.max(1, psnWindow / 64)];
+        this.maxMessages = maxMessages;
+        int table = Integer.highestOneBit(Math.max(2, maxMessages - 1)) << 1;
+        this.tableMask = table - 1;
+        this.mMsn = new int[table];
+        this.mTotal = new long[table];
+        this.mReceived = new long[table];
+        this.mState = new byte[table];
+        this.mOp = new Opcode[table];
+        this.mImm = new int[table];
+        this.mHasImm = new boolean[table];
+        int r = Integer.highestOneBit(Math.max(2, maxRecv - 1)) << 1;
+        this.rq = new RecvRequest[r];
+        this.rqMask = r - 1;
+    }
+
+    int completedMsn() {
+        return completedMsn;
+    }
+
+    int expectedPsn() {
+        return expectedPsn;
+    }
+
+    /** A posted receive joins the queue, or fails at once if it cannot be used. */
+    void post(RecvRequest r) {
+        if (qp.state() == QpState.ERROR || qp.state() == QpState.CLOSED) {
+            completeRecv(r, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false);
+            return;
+        }
+        if (r.mr != null && (!r.mr.isValid() || r.mr.pd() != qp.pd() || !r.mr.segment().scope().isAlive())) {
+            completeRecv(r, WorkOpcode.RECV, CompletionStatus.LOCAL_PROTECTION_ERROR, 0, 0, false);
+            qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
+            return;
+        }
+        rq[recvPosted & rqMask] = r;
+        recvPosted++;
+    }
+
+    private boolean bit(int psn) {
+        int i = psn & (psnWindow - 1);
+        return (bits[i >>> 6] & (1L << i)) != 0;
+    }
+
+    private void setBit(int psn, boolean on) {
+        int i = psn & (psnWindow - 1);
+        if (on) {
+            bits[i >>> 6] |= 1L << i;
+        } else {
+            bits[i >>> 6] &= ~(1L << i);
+        }
+    }
+
+    /** One data frame for this queue pair. */
+    void onData(FrameView v, PeerPool pool, long now) {
+        QpState state = qp.state();
+        if (state == QpState.ERROR || state == QpState.CLOSED) {
+            if (!errorNakSent) {
+                errorNakSent = true;
+                pool.nak(qp.peerQpn, v.msn(), NakReason.REMOTE_OPERATION);
+            }
+            return;
+        }
+        int msn = v.msn();
+        int dm = msn - completedMsn;
+        int psn = v.psn();
+        int dp = psn - expectedPsn;
+        if (dm < 0 || dp < 0 || (dp < psnWindow && bit(psn))) {
+            engine.duplicateData++;
+            markDirty(pool);
+            return;
+        }
+        if (dm >= maxMessages || dp >= psnWindow) {
+            engine.malformedFrames++;
+            return;
+        }
+        int slot = msn & tableMask;
+        Opcode op = v.opcode();
+        if (mState[slot] == EMPTY) {
+            mMsn[slot] = msn;
+            mTotal[slot] = v.total();
+            mReceived[slot] = 0;
+            mOp[slot] = op;
+            mImm[slot] = v.imm();
+            mHasImm[slot] = op == Opcode.WRITE_WITH_IMM || v.hasFlag(io.xdlink.rails.frame.FrameFlags.IMMEDIATE);
+            mState[slot] = IN_PROGRESS;
+        } else if (mMsn[slot] != msn || mTotal[slot] != v.total() || mOp[slot] != op) {
+            refuse(pool, op, msn, NakReason.INVALID_REQUEST, CompletionStatus.REMOTE_INVALID_REQUEST_ERROR);
+            return;
+        }
+        int len = v.payloadLength();
+        MemorySegment target;
+        long at;
+        if (op == Opcode.SEND) {
+            if (!recvPosted(v.recvIndex())) {
+                receiverNotReady(pool, msn, now);
+                return;
+            }
+            RecvRequest r = rq[v.recvIndex() & rqMask];
+            if (v.total() > r.length) {
+                refuse(pool, op, msn, NakReason.INVALID_REQUEST, CompletionStatus.LOCAL_LENGTH_ERROR);
+                return;
+            }
+            target = r.mr == null ? null : r.mr.segment();
+            at = r.offset + v.offset();
+        } else {
+            if (op == Opcode.WRITE_WITH_IMM && !recvPosted(v.recvIndex())) {
+                receiverNotReady(pool, msn, now);
+                return;
+            }
+            if (v.total() == 0) {
+                // A zero-length write touches no memory; as in InfiniBand, its key and address are not checked.
+                target = null;
+                at = 0;
+            } else {
+                MemoryRegion mr = engine.keys().lookup(v.rkey());
+                long rel = mr == null ? -1 : v.raddr() - mr.address();
+                if (mr == null || !mr.isValid() || mr.pd() != qp.pd() || !mr.allows(Access.REMOTE_WRITE) || rel < 0
+                        || v.total() > mr.length() - rel) {
+                    refuse(pool, op, msn, NakReason.REMOTE_ACCESS, CompletionStatus.REMOTE_ACCESS_ERROR);
+                    return;
+                }
+                target = mr.segment();
+                at = rel + v.offset();
+            }
+        }
+        if (len > 0) {
+            try {
+                MemorySegment.copy(v.frame(), v.payloadOffset(), target, at, len);
+            } catch (RuntimeException closed) {
+                // The target memory was closed under a registered region: the bytes cannot be placed.
+                refuse(pool, op, msn, NakReason.REMOTE_OPERATION, CompletionStatus.LOCAL_PROTECTION_ERROR);
+                return;
+            }
+        }
+        setBit(psn, true);
+        while (bit(expectedPsn)) {
+            setBit(expectedPsn, false);
+            expectedPsn++;
+        }
+        mReceived[slot] += len;
+        if (mReceived[slot] >= mTotal[slot]) {
+            mState[slot] = COMPLETE;
+            completeInOrder();
+        }
+        markDirty(pool);
+    }
+
+    private boolean recvPosted(int index) {
+        return index - recvConsumed >= 0 && index - recvPosted < 0;
+    }
+
+    private void completeInOrder() {
+        while (true) {
+            int slot = completedMsn & tableMask;
+            if (mState[slot] != COMPLETE || mMsn[slot] != completedMsn) {
+                return;
+            }
+            Opcode op = mOp[slot];
+            if (op != Opcode.WRITE) {
+                RecvRequest r = rq[recvConsumed & rqMask];
+                rq[recvConsumed & rqMask] = null;
+                recvConsumed++;
+                completeRecv(r, op == Opcode.SEND ? WorkOpcode.RECV : WorkOpcode.RECV_WRITE_WITH_IMM,
+                        CompletionStatus.SUCCESS, mTotal[slot], mImm[slot], mHasImm[slot]);
+            }
+            mState[slot] = EMPTY;
+            mOp[slot] = null;
+            completedMsn++;
+        }
+    }
+
+    private void receiverNotReady(PeerPool pool, int msn, long now) {
+        engine.rnrEvents++;
+        if (msn != rnrNakMsn || now - rnrNakAt >= engine.settings.rnrTimerNanos()) {
+            rnrNakMsn = msn;
+            rnrNakAt = now;
+            pool.nak(qp.peerQpn, msn, NakReason.RECEIVER_NOT_READY);
+        }
+    }
+
+    /**
+     * Refuses message {@code msn}: the peer is told why, and this queue pair reports {@code local} (on the receive
+     * it would have consumed, else on a completion of its own) and moves to the error state. No byte was written.
+     */
+    private void refuse(PeerPool pool, Opcode op, int msn, NakReason reason, CompletionStatus local) {
+        pool.nak(qp.peerQpn, msn, reason);
+        errorNakSent = true;
+        WorkOpcode wop = switch (op) {
+            case SEND -> WorkOpcode.RECV;
+            case WRITE_WITH_IMM -> WorkOpcode.RECV_WRITE_WITH_IMM;
+            default -> WorkOpcode.RECV_WRITE;
+        };
+        if (recvConsumed != recvPosted) {
+            RecvRequest r = rq[recvConsumed & rqMask];
+            rq[recvConsumed & rqMask] = null;
+            recvConsumed++;
+            completeRecv(r, wop, local, 0, 0, false);
+        } else {
+            qp.recvCq().push(new Completion(Completion.NO_WR_ID, wop, local, 0, 0, false, qp.qpn()));
+        }
+        qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
+    }
+
+    private void markDirty(PeerPool pool) {
+        if (!dirty) {
+            dirty = true;
+            pool.dirty(this);
+        }
+    }
+
+    QueuePair qp() {
+        return qp;
+    }
+
+    private void completeRecv(RecvRequest r, WorkOpcode op, CompletionStatus status, long len, int imm,
+                              boolean hasImm) {
+        qp.recvCq().push(new Completion(r.wrId, op, status, len, imm, hasImm, qp.qpn()));
+        qp.recvDone();
+    }
+
+    /** Flushes every posted receive. */
+    void flush() {
+        while (recvConsumed != recvPosted) {
+            RecvRequest r = rq[recvConsumed & rqMask];
+            rq[recvConsumed & rqMask] = null;
+            recvConsumed++;
+            if (r != null) {
+                completeRecv(r, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false);
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.xdlink.rails.verbs;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Queue pair number to queue pair. A number is a slot index (low 16 bits) and the slot's generation (bits 16..23),
+ * so lookup is one array read and a number is not reused until its slot has gone through 255 other queue pairs.
+ * Slots are taken on any thread under a lock; the engine reads without one, after the command that announced the
+ * queue pair (the command queue orders the two).
+ */
+final class QpTable {
+    static final int MAX_QPS = 1 << 16;
+
+    private volatile QueuePair[] slots = new QueuePair[64];
+    private int[] generation = new int[64];
+    private final ArrayDeque<Integer> free = new ArrayDeque<>();
+    private int used;
+    private final int generationBase;
+
+    QpTable(int generationBase) {
+        this.generationBase = generationBase;
+    }
+
+    /** Reserves a number; the queue pair is made by {@code factory} with it. */
+    synchronized QueuePair allocate(java.util.function.IntFunction<QueuePair> factory) {
+        int index;
+        if (!free.isEmpty()) {
+            index = free.poll();
+        } else {
+            if (used == MAX_QPS) {
+                throw new IllegalStateException("a device has at most " + MAX_QPS + " queue pairs");
+            }
+            index = used++;
+            if (index == slots.length) {
+                QueuePair[] s = java.util.Arrays.copyOf(slots, slots.length * 2);
+                generation = java.util.Arrays.copyOf(generation, s.length);
+                slots = s;
+            }
+        }
+        int gen = (generationBase + generation[index]++) % 255 + 1;
+        int qpn = gen << 16 | index;
+        QueuePair qp = factory.apply(qpn);
+        QueuePair[] s = slots;
+        s[index] = qp;
+        slots = s;
+        return qp;
+    }
+
+    QueuePair get(int qpn) {
+        int index = qpn & 0xFFFF;
+        QueuePair[] s = slots;
+        if (index >= s.length) {
+            return null;
+        }
+        QueuePair qp = s[index];
+        return qp != null && qp.qpn() == qpn ? qp : null;
+    }
+
+    synchronized void release(QueuePair qp) {
+        int index = qp.qpn() & 0xFFFF;
+        QueuePair[] s = slots;
+        if (index < s.length && s[index] == qp) {
+            s[index] = null;
+            slots = s;
+            free.add(index);
+        }
+    }
+
+    synchronized List<QueuePair> all() {
+        List<QueuePair> out = new ArrayList<>();
+        for (QueuePair qp : slots) {
+            if (qp != null) {
+                out.add(qp);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,261 @@
+package io.xdlink.rails.verbs;
+
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A reliable-connected queue pair: WRITE, WRITE_WITH_IMM and SEND to its one peer queue pair, RECV for that peer's
+ * SENDs and WRITE_WITH_IMMs. Posting never blocks and may be done from any thread: a request is handed to the
+ * device's progress engine and its completion appears on the queue pair's completion queue. A post returns false,
+ * and nothing is posted, when the queue already holds its limit of outstanding requests.
+ *
+ * <p>Sends complete in the order they were posted, each once the peer holds all its bytes; receives complete in the
+ * order the peer sent. After an error (a refused WRITE, a receiver that never got ready, no rail for the peer
+ * timeout, {@link #close()}, the device closing) every outstanding request completes with an error status, and so
+ * does every later post.
+ */
+public final class QueuePair implements AutoCloseable {
+    private final Device device;
+    private final DeviceEngine engine;
+    private final int qpn;
+    private final ProtectionDomain pd;
+    private final CompletionQueue sendCq;
+    private final CompletionQueue recvCq;
+    private final int maxSendWr;
+    private final int maxRecvWr;
+    private final AtomicInteger sendOutstanding = new AtomicInteger();
+    private final AtomicInteger recvOutstanding = new AtomicInteger();
+    private volatile QpState state = QpState.CONNECTING;
+    private volatile UUID peerDevice;
+
+    // Engine-side state.
+    PeerPool pool;
+    int peerQpn;
+    long connId;
+    Connecting connecting;
+    private final QpSender sender;
+    private final QpReceiver receiver;
+
+    QueuePair(Device device, DeviceEngine engine, QpAttributes attrs, int qpn) {
+        this.device = device;
+        this.engine = engine;
+        this.qpn = qpn;
+        this.pd = attrs.pd();
+        this.sendCq = attrs.sendCq();
+        this.recvCq = attrs.recvCq();
+        this.maxSendWr = attrs.maxSendWr() == 0 ? engine.settings.qpMaxSendWr() : attrs.maxSendWr();
+        this.maxRecvWr = attrs.maxRecvWr() == 0 ? engine.settings.qpMaxRecvWr() : attrs.maxRecvWr();
+        this.sender = new QpSender(this, engine, maxSendWr);
+        // The message table is what the peer may have in flight toward us: at least the device's default.
+        this.receiver = new QpReceiver(this, engine, Math.max(maxSendWr, engine.settings.qpMaxSendWr()),
+                engine.settings.qpPsnWindow(), maxRecvWr);
+    }
+
+    /** This queue pair's number on its device. */
+    public int qpn() {
+        return qpn;
+    }
+
+    public QpState state() {
+        return state;
+    }
+
+    /** The peer device, once connected. */
+    public UUID peerDevice() {
+        return peerDevice;
+    }
+
+    public Device device() {
+        return device;
+    }
+
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    public CompletionQueue sendCq() {
+        return sendCq;
+    }
+
+    public CompletionQueue recvCq() {
+        return recvCq;
+    }
+
+    /** Sends posted and not yet completed. */
+    public int sendOutstanding() {
+        return sendOutstanding.get();
+    }
+
+    /** Receives posted and not yet completed. */
+    public int recvOutstanding() {
+        return recvOutstanding.get();
+    }
+
+    /** WRITE {@code length} bytes from {@code local} at {@code offset} to the peer's {@code remoteAddress}. */
+    public boolean postWrite(long wrId, MemoryRegion local, long offset, long length, long remoteAddress, int rkey) {
+        return postWrite(wrId, local, offset, length, remoteAddress, rkey, true);
+    }
+
+    /** WRITE; an unsignaled request completes silently unless it fails. */
+    public boolean postWrite(long wrId, MemoryRegion local, long offset, long length, long remoteAddress, int rkey,
+                             boolean signaled) {
+        checkLocal(local, offset, length);
+        return post(new SendRequest(this, wrId, WorkOpcode.WRITE, local, offset, length, remoteAddress, rkey, 0,
+                false, signaled));
+    }
+
+    /** WRITE that also consumes one of the peer's receives, which completes with {@code imm} and the length. */
+    public boolean postWriteWithImm(long wrId, MemoryRegion local, long offset, long length, long remoteAddress,
+                                    int rkey, int imm) {
+        return postWriteWithImm(wrId, local, offset, length, remoteAddress, rkey, imm, true);
+    }
+
+    public boolean postWriteWithImm(long wrId, MemoryRegion local, long offset, long length, long remoteAddress,
+                                    int rkey, int imm, boolean signaled) {
+        checkLocal(local, offset, length);
+        return post(new SendRequest(this, wrId, WorkOpcode.WRITE_WITH_IMM, local, offset, length, remoteAddress,
+                rkey, imm, true, signaled));
+    }
+
+    /** SEND {@code length} bytes into the peer's next posted receive. */
+    public boolean postSend(long wrId, MemoryRegion local, long offset, long length) {
+        checkLocal(local, offset, length);
+        return post(new SendRequest(this, wrId, WorkOpcode.SEND, local, offset, length, 0, 0, 0, false, true));
+    }
+
+    /** SEND with an immediate the peer's receive completion reports. */
+    public boolean postSendWithImm(long wrId, MemoryRegion local, long offset, long length, int imm) {
+        checkLocal(local, offset, length);
+        return post(new SendRequest(this, wrId, WorkOpcode.SEND, local, offset, length, 0, 0, imm, true, true));
+    }
+
+    public boolean postSend(long wrId, MemoryRegion local, long offset, long length, boolean signaled) {
+        checkLocal(local, offset, length);
+        return post(new SendRequest(this, wrId, WorkOpcode.SEND, local, offset, length, 0, 0, 0, false, signaled));
+    }
+
+    /** Posts a receive of up to {@code length} bytes into {@code mr} at {@code offset}. */
+    public boolean postRecv(long wrId, MemoryRegion mr, long offset, long length) {
+        if (length > 0 || mr != null) {
+            Objects.requireNonNull(mr, "mr");
+            if (!mr.allows(Access.LOCAL_WRITE)) {
+                throw new IllegalArgumentException("a receive needs a region with LOCAL_WRITE: " + mr);
+            }
+            checkRange(mr, offset, length);
+        }
+        if (recvOutstanding.incrementAndGet() > maxRecvWr) {
+            recvOutstanding.decrementAndGet();
+            return false;
+        }
+        RecvRequest r = new RecvRequest(this, wrId, mr, offset, length);
+        if (device.isClosed()) {
+            recvCq.push(new Completion(wrId, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false, qpn));
+            recvOutstanding.decrementAndGet();
+            return true;
+        }
+        engine.submit(r);
+        return true;
+    }
+
+    private void checkLocal(MemoryRegion local, long offset, long length) {
+        if (length < 0 || length > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("length " + length + " is outside 0.." + 0xFFFF_FFFFL);
+        }
+        if (local == null) {
+            if (length > 0) {
+                throw new IllegalArgumentException("local region is null for " + length + " bytes");
+            }
+            return;
+        }
+        checkRange(local, offset, length);
+    }
+
+    private void checkRange(MemoryRegion mr, long offset, long length) {
+        if (mr.pd().device() != device) {
+            throw new IllegalArgumentException("region " + mr + " belongs to another device");
+        }
+        if (!mr.contains(offset, length)) {
+            throw new IllegalArgumentException("offset " + offset + " and length " + length + " fall outside the "
+                    + mr.length() + "-byte region");
+        }
+    }
+
+    private boolean post(SendRequest w) {
+        if (sendOutstanding.incrementAndGet() > maxSendWr) {
+            sendOutstanding.decrementAndGet();
+            return false;
+        }
+        if (device.isClosed()) {
+            sendCq.push(new Completion(w.wrId, w.opcode, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false, qpn));
+            sendOutstanding.decrementAndGet();
+            return true;
+        }
+        engine.submit(w);
+        return true;
+    }
+
+    /**
+     * Closes the queue pair: every outstanding request completes with {@link CompletionStatus#WR_FLUSH_ERROR} and the
+     * peer's queue pair is told to move to the error state. Idempotent; never blocks.
+     */
+    @Override
+    public void close() {
+        if (state != QpState.CLOSED) {
+            engine.submit(new Command() {
+                @Override
+                void run(DeviceEngine e) {
+                    e.closeQp(QueuePair.this);
+                }
+            });
+        }
+    }
+
+    // ---------------------------------------------------------------- engine side
+
+    QpSender sender() {
+        return sender;
+    }
+
+    QpReceiver receiver() {
+        return receiver;
+    }
+
+    void state(QpState s) {
+        this.state = s;
+    }
+
+    void peerDevice(UUID peer) {
+        this.peerDevice = peer;
+    }
+
+    void sendDone() {
+        sendOutstanding.decrementAndGet();
+    }
+
+    void recvDone() {
+        recvOutstanding.decrementAndGet();
+    }
+
+    /**
+     * Moves to the error state: {@code culprit} (if any) completes with {@code status}, everything else outstanding
+     * is flushed. Engine thread only.
+     */
+    void error(CompletionStatus status, SendRequest culprit) {
+        if (state == QpState.ERROR || state == QpState.CLOSED) {
+            return;
+        }
+        state = QpState.ERROR;
+        sender.flush(culprit, status);
+        receiver.flush();
+        if (connecting != null) {
+            connecting.fail("queue pair " + qpn + " failed: " + status);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "QueuePair[" + qpn + " " + state + (peerDevice == null ? "" : " to " + peerDevice + ":" + peerQpn)
+                + "]";
+    }
+}

@@ -1,0 +1,131 @@
+package io.xdlink.rails.verbs;
+
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.xdomain.Generation;
+import io.xdlink.xdomain.LinkState;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class QueuePairTest {
+
+    @Test
+    void aSendBeforeAnyReceiveIsRetriedUntilOneIsPosted() throws Exception {
+        try (TwoDevices t = TwoDevices.simple(1).connect(); Arena arena = Arena.ofShared()) {
+            MemorySegment src = arena.allocate(20_000);
+            src.fill((byte) 9);
+            MemorySegment dst = arena.allocate(20_000);
+            MemoryRegion s = t.pdB.register(src);
+            MemoryRegion d = t.pdA.register(dst, Access.LOCAL_WRITE);
+            t.qpB.postSend(1, s, 0, 20_000);
+            t.settle(5_000_000); // 5 ms: the receiver is not ready, the sender keeps retrying
+            assertThat(t.cqB.poll()).isNull();
+            assertThat(t.a.stats().nakFramesSent()).isPositive();
+            t.qpA.postRecv(2, d, 0, 20_000);
+            assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
+            Completion r = t.next(t.cqA);
+            assertThat(r.status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(r.byteLen()).isEqualTo(20_000);
+            assertThat(dst.mismatch(src)).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aReceiverThatNeverGetsReadyExhaustsTheRetries() throws Exception {
+        try (TwoDevices t = new TwoDevices(List.of("c"), LinkState.of(Generation.GEN3, 1), false,
+                RailsSettings.of("rnr_retry", "2"), 1024, 5).connect()) {
+            t.qpB.postSend(1, null, 0, 0);
+            t.qpB.postSend(2, null, 0, 0);
+            Completion c = t.next(t.cqB);
+            assertThat(c.wrId()).isEqualTo(1);
+            assertThat(c.status()).isEqualTo(CompletionStatus.RNR_RETRY_EXCEEDED_ERROR);
+            assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
+            assertThat(t.qpB.state()).isEqualTo(QpState.ERROR);
+        }
+    }
+
+    @Test
+    void aSendLongerThanTheReceiveFailsBothEnds() throws Exception {
+        try (TwoDevices t = TwoDevices.simple(1).connect(); Arena arena = Arena.ofShared()) {
+            MemoryRegion s = t.pdB.register(arena.allocate(100));
+            MemoryRegion d = t.pdA.register(arena.allocate(50), Access.LOCAL_WRITE);
+            t.qpA.postRecv(1, d, 0, 50);
+            t.qpB.postSend(2, s, 0, 100);
+            assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.REMOTE_INVALID_REQUEST_ERROR);
+            Completion r = t.next(t.cqA);
+            assertThat(r.wrId()).isEqualTo(1);
+            assertThat(r.status()).isEqualTo(CompletionStatus.LOCAL_LENGTH_ERROR);
+        }
+    }
+
+    @Test
+    void theSendQueueLimitRefusesPostsBeyondIt() throws Exception {
+        try (TwoDevices t = TwoDevices.simple(1).connect()) {
+            int accepted = 0;
+            while (t.qpB.postWrite(accepted, null, 0, 0, 0, 0, false)) {
+                accepted++;
+            }
+            assertThat(accepted).isEqualTo(t.b.settings().qpMaxSendWr());
+            assertThat(t.qpB.sendOutstanding()).isEqualTo(accepted);
+        }
+    }
+
+    @Test
+    void zeroLengthMessagesCompleteInOrder() throws Exception {
+        try (TwoDevices t = TwoDevices.simple(2).connect()) {
+            for (int i = 0; i < 50; i++) {
+                t.qpA.postRecv(100 + i, null, 0, 0);
+            }
+            for (int i = 0; i < 50; i++) {
+                if (i % 2 == 0) {
+                    t.qpB.postSendWithImm(i, null, 0, 0, i);
+                } else {
+                    t.qpB.postWriteWithImm(i, null, 0, 0, 0, 0, i);
+                }
+            }
+            for (int i = 0; i < 50; i++) {
+                Completion c = t.next(t.cqA);
+                assertThat(c.status()).isEqualTo(CompletionStatus.SUCCESS);
+                assertThat(c.imm()).isEqualTo(i);
+                assertThat(c.wrId()).isEqualTo(100 + i);
+            }
+            for (int i = 0; i < 50; i++) {
+                assertThat(t.next(t.cqB).wrId()).isEqualTo(i);
+            }
+        }
+    }
+
+    @Test
+    void badArgumentsAreRefusedByName() throws Exception {
+        try (TwoDevices t = TwoDevices.simple(1).connect()) {
+            MemoryRegion mr = t.pdB.register(MemorySegment.ofArray(new byte[10]));
+            assertThatThrownBy(() -> t.qpB.postWrite(1, mr, 5, 10, 0, 0)).hasMessageContaining("offset 5");
+            assertThatThrownBy(() -> t.qpB.postWrite(1, mr, 0, -1, 0, 0)).hasMessageContaining("length -1");
+            assertThatThrownBy(() -> t.qpB.postRecv(1, mr, 0, 10)).hasMessageContaining("LOCAL_WRITE");
+            MemoryRegion other = t.pdA.register(MemorySegment.ofArray(new byte[10]));
+            assertThatThrownBy(() -> t.qpB.postSend(1, other, 0, 1)).hasMessageContaining("another device");
+        }
+    }
+
+    @Test
+    void closingAQueuePairFlushesItAndFailsItsPeer() throws Exception {
+        try (TwoDevices t = TwoDevices.simple(1).connect(); Arena arena = Arena.ofShared()) {
+            MemoryRegion d = t.pdA.register(arena.allocate(64), Access.LOCAL_WRITE);
+            t.qpA.postRecv(1, d, 0, 64);
+            t.qpB.postRecv(2, null, 0, 0);
+            t.qpA.close();
+            assertThat(t.next(t.cqA)).isEqualTo(new Completion(1, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR,
+                    0, 0, false, t.qpA.qpn()));
+            assertThat(t.qpA.state()).isEqualTo(QpState.CLOSED);
+            assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
+            assertThat(t.qpB.state()).isEqualTo(QpState.ERROR);
+            assertThat(t.qpA.postRecv(3, d, 0, 64)).isTrue();
+            assertThat(t.next(t.cqA).status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.xdlink.rails.verbs;
+
+import io.xdlink.rails.RailInfo;
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.agent.VirtualTimeDriver;
+import io.xdlink.rails.inmemory.FaultPlan;
+import io.xdlink.rails.inmemory.InMemoryRailPair;
+import io.xdlink.xdomain.Generation;
+import io.xdlink.xdomain.LinkState;
+import io.xdlink.xdomain.VirtualScheduler;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Two devices joined by in-memory rails, in invoker mode on one virtual clock: the test fixture for the verbs.
+ * Closes everything it opened.
+ */
+final class TwoDevices implements AutoCloseable {
+    final VirtualScheduler clock = new VirtualScheduler();
+    final VirtualTimeDriver driver = new VirtualTimeDriver(clock);
+    final List<InMemoryRailPair> pairs = new ArrayList<>();
+    final Device a;
+    final Device b;
+    final ProtectionDomain pdA;
+    final ProtectionDomain pdB;
+    final CompletionQueue cqA;
+    final CompletionQueue cqB;
+    QueuePair qpA;
+    QueuePair qpB;
+
+    /**
+     * @param links       link ids, one rail per entry (repeat an id for two rails on one cable)
+     * @param lossy       whether the rails may lose frames
+     * @param settings    the rails parameters for both devices
+     * @param ringFrames  each direction's receive ring
+     */
+    TwoDevices(List<String> links, LinkState state, boolean lossy, RailsSettings settings, int ringFrames, long seed) {
+        List<io.xdlink.rails.RailTransport> ends = new ArrayList<>();
+        List<io.xdlink.rails.RailTransport> others = new ArrayList<>();
+        for (int i = 0; i < links.size(); i++) {
+            RailInfo info = new RailInfo("mem" + i, links.get(i), state, lossy);
+            InMemoryRailPair p = InMemoryRailPair.create(info, ringFrames);
+            pairs.add(p);
+            ends.add(p.a());
+            others.add(p.b());
+        }
+        a = Device.open(DeviceConfig.builder().id(new UUID(1, 1)).settings(settings).clock(clock).invoker()
+                .seed(seed).build(), ends);
+        b = Device.open(DeviceConfig.builder().id(new UUID(2, 2)).settings(settings).clock(clock).invoker()
+                .seed(seed + 1).build(), others);
+        driver.add(a.agent()).add(b.agent());
+        pdA = a.allocPd();
+        pdB = b.allocPd();
+        cqA = a.createCq(1 << 16);
+        cqB = b.createCq(1 << 16);
+    }
+
+    static TwoDevices simple(int rails) {
+        List<String> links = new ArrayList<>();
+        for (int i = 0; i < rails; i++) {
+            links.add("cable" + i);
+        }
+        return new TwoDevices(links, LinkState.of(Generation.GEN3, 2), false, RailsSettings.defaults(), 1024, 42);
+    }
+
+    void faults(FaultPlan plan) {
+        for (int i = 0; i < pairs.size(); i++) {
+            pairs.get(i).faults(plan.withSeed(plan.seed() + 31L * i));
+        }
+    }
+
+    /** Connects a queue pair of A (listening) with one of B (connecting). */
+    TwoDevices connect() throws Exception {
+        Listener l = a.listen();
+        Connecting c = b.connect(ConnectHandle.parse(l.handle().toBytes()), QpAttributes.of(pdB, cqB));
+        boolean ok = driver.runUntil(() -> l.waiting() > 0, 10_000_000_000L);
+        if (!ok) {
+            throw new AssertionError("no connection request reached the listener");
+        }
+        qpA = l.accept(QpAttributes.of(pdA, cqA));
+        QueuePair[] got = new QueuePair[1];
+        ok = driver.runUntil(() -> {
+            try {
+                got[0] = c.poll();
+            } catch (ConnectionFailedException e) {
+                throw new AssertionError(e);
+            }
+            return got[0] != null && qpA.state() == QpState.READY;
+        }, 10_000_000_000L);
+        if (!ok) {
+            throw new AssertionError("connect did not finish: " + c.queuePair());
+        }
+        qpB = got[0];
+        return this;
+    }
+
+    /** Runs until {@code cq} holds a completion and returns it. */
+    Completion next(CompletionQueue cq) {
+        Completion[] got = new Completion[1];
+        driver.runUntil(() -> (got[0] = cq.poll()) != null, 60_000_000_000L);
+        if (got[0] == null) {
+            throw new AssertionError("no completion; A " + a.stats() + " B " + b.stats());
+        }
+        return got[0];
+    }
+
+    /** Lets the devices settle: every timer due within {@code nanos} of virtual time runs. */
+    void settle(long nanos) {
+        driver.runFor(nanos);
+    }
+
+    @Override
+    public void close() {
+        a.close();
+        b.close();
+    }
+}
