@@ -50,7 +50,15 @@ public final class CclNets {
             }
             if (fabric.isPresent()) {
                 log.info("NET/xdlink : using the " + provider.name() + " fabric");
-                return Devices.open(fabric.get(), params, log, RailsDevice::open);
+                RailsDevices rails;
+                try {
+                    rails = new RailsDevices(fabric.get(), params);
+                } catch (RuntimeException e) {
+                    fabric.get().close();
+                    throw CclException.system("cannot open rails over the " + provider.name() + " fabric: "
+                            + e.getMessage(), e);
+                }
+                return Devices.open(fabric.get(), log, rails);
             }
         }
         throw new CclException(CclResult.SYSTEM_ERROR, tried.isEmpty()

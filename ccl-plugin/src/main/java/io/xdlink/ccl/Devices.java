@@ -1,7 +1,6 @@
 package io.xdlink.ccl;
 
 import io.xdlink.ccl.engine.Device;
-import io.xdlink.params.Params;
 import io.xdlink.rails.Fabric;
 import io.xdlink.rails.PeerInfo;
 
@@ -15,16 +14,18 @@ import java.util.Optional;
  */
 final class Devices {
 
-    /** Opens the device leading to one peer. */
-    @FunctionalInterface
-    interface Opener {
-        Device open(Fabric fabric, PeerInfo peer, Optional<Fabric> far, Params params) throws CclException;
+    /** Opens the devices leading to each peer, and owns what they share (the fabric among it). */
+    interface Source extends AutoCloseable {
+        Device open(int dev, PeerInfo peer, Optional<Fabric> far) throws CclException;
+
+        @Override
+        void close();
     }
 
     private Devices() {
     }
 
-    static XdlinkNet open(Fabric fabric, Params params, CclLog log, Opener opener) throws CclException {
+    static XdlinkNet open(Fabric fabric, CclLog log, Source source) throws CclException {
         List<XdlinkNet.DeviceEntry> entries = new ArrayList<>();
         try {
             List<PeerInfo> peers = fabric.peers();
@@ -37,7 +38,7 @@ final class Devices {
                 Optional<Fabric> far = fabric.far(peer.domain());
                 DeviceProperties props = DeviceModel.properties(dev, peer, far.isPresent(),
                         fabric.hostRouterPciPath(peer.domain()), Optional.empty());
-                Device device = opener.open(fabric, peer, far, params);
+                Device device = source.open(dev, peer, far);
                 entries.add(new XdlinkNet.DeviceEntry(device, props));
                 log.info(String.format("NET/xdlink : Using [%d]%s speed %d Mbps latency %.2f us (%s)%s", dev,
                         props.name(), props.speedMbps(), props.latencyMicros(), DeviceModel.describe(peer),
@@ -45,12 +46,12 @@ final class Devices {
             }
         } catch (CclException | RuntimeException e) {
             entries.forEach(d -> d.device().close());
-            fabric.close();
+            source.close();
             throw e;
         }
         if (entries.isEmpty()) {
             log.info("NET/xdlink : the fabric has no peers, so no devices");
         }
-        return new XdlinkNet(entries, log, fabric);
+        return new XdlinkNet(entries, log, source);
     }
 }
