@@ -31,6 +31,9 @@ public final class XdlinkNet implements CclNet {
         }
     }
 
+    /** A thread that owns nothing: memory it may access, every thread may. */
+    private static final Thread ANY_OTHER_THREAD = Thread.ofPlatform().unstarted(() -> { });
+
     private final List<DeviceEntry> devices;
     private final CclLog log;
     private final AtomicLong nextPendingId = new AtomicLong(1);
@@ -200,6 +203,10 @@ public final class XdlinkNet implements CclNet {
                     + DeviceProperties.PTR_HOST + ") only, as its ptrSupport says");
         }
         entry(comm.device());
+        if (!region.isAccessibleBy(ANY_OTHER_THREAD)) {
+            throw new CclException(CclResult.INVALID_ARGUMENT, "regMr of memory confined to one thread: the device's "
+                    + "progress engine reads and writes it from its own thread (use a shared, auto or global arena)");
+        }
         RegisteredMemory registered = switch (comm) {
             case SendEndpoint s -> s.register(region);
             case RecvEndpoint r -> r.register(region);

@@ -112,6 +112,12 @@ class XdlinkNetTest {
         SendComm s = connect(ctx, l.handle());
         assertThatThrownBy(() -> net.registerMemory(s, arena.allocate(8), 0x2))
                 .hasMessageContaining("memory type 2");
+        try (Arena confined = Arena.ofConfined()) {
+            assertThatThrownBy(() -> net.registerMemory(s, confined.allocate(8), DeviceProperties.PTR_HOST))
+                    .isInstanceOfSatisfying(CclException.class,
+                            e -> assertThat(e.result()).isEqualTo(CclResult.INVALID_ARGUMENT))
+                    .hasMessageContaining("confined");
+        }
         byte[] stale = l.handle();
         ConnectHandle.storePending(stale, 99_999);
         assertThatThrownBy(() -> net.connect(ctx, 0, -1, stale)).hasMessageContaining("99999");
