@@ -24,14 +24,14 @@ import java.util.function.Consumer;
  * what arrived. A peer silent for the keepalive timeout is declared dead and the stream closed, so everything that
  * depends on it learns at once.
  */
-final class ControlConnection implements IoLoop.Handler {
+public final class ControlConnection implements IoLoop.Handler {
     static final byte HELLO = 1;
     static final byte PACKET = 2;
     static final byte HEARTBEAT = 3;
     /** Channel the session's own XDomain exchange uses. */
-    static final int SESSION_CHANNEL = 0;
+    public static final int SESSION_CHANNEL = 0;
     /** Channel handed out by {@code Fabric.openControl}. */
-    static final int USER_CHANNEL = 1;
+    public static final int USER_CHANNEL = 1;
     static final int CHANNELS = 2;
     static final int MAX_PACKET_BYTES = 256;
     static final int MAGIC = 0x58444C43;
@@ -42,7 +42,7 @@ final class ControlConnection implements IoLoop.Handler {
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     /** What the owner of a connection hears about it; called on the loop. */
-    interface Listener {
+    public interface Listener {
         /** Both hellos went through: packets may flow. */
         void opened(ControlConnection connection);
 
@@ -83,7 +83,7 @@ final class ControlConnection implements IoLoop.Handler {
      * Starts connecting to {@code remote} (from {@code local} when not null); the listener hears {@code opened} or
      * {@code closed} within the connect timeout. Call on the loop.
      */
-    static ControlConnection connect(IoLoop loop, InetSocketAddress local, InetSocketAddress remote,
+    public static ControlConnection connect(IoLoop loop, InetSocketAddress local, InetSocketAddress remote,
                                      TcpSettings settings, Listener listener) throws IOException {
         SocketChannel ch = SocketChannel.open();
         try {
@@ -105,6 +105,20 @@ final class ControlConnection implements IoLoop.Handler {
             IoLoop.closeQuietly(ch);
             throw e;
         }
+    }
+
+    /** Listens on {@code local}; each accepted stream runs with a listener of its own from {@code listeners}. */
+    public static TcpListener listen(IoLoop loop, InetSocketAddress local, TcpSettings settings,
+                                     java.util.function.Supplier<Listener> listeners) throws IOException {
+        return TcpListener.open(loop, local, 0, ch -> accepted(loop, ch, settings, listeners.get()));
+    }
+
+    /** A control channel over one of this stream's channels; {@code onClose} runs when it is closed. */
+    public TcpControlChannel channel(int ch, Runnable onClose) {
+        if (ch < 0 || ch >= CHANNELS) {
+            throw new IllegalArgumentException("channel " + ch + " is outside 0.." + (CHANNELS - 1));
+        }
+        return new TcpControlChannel(this, ch, onClose);
     }
 
     /** Runs a connection a listener accepted. Call on the loop. */
@@ -320,7 +334,7 @@ final class ControlConnection implements IoLoop.Handler {
     }
 
     /** Closes the stream (what is queued goes out first if the socket takes it); any thread. */
-    void close() {
+    public void close() {
         loop.execute(() -> {
             if (!closed) {
                 try {
@@ -334,21 +348,21 @@ final class ControlConnection implements IoLoop.Handler {
     }
 
     /** True from both hellos until closed. */
-    boolean isOpen() {
+    public boolean isOpen() {
         return open && !closed;
     }
 
     /** Why the stream closed, or null while it is open. */
-    IOException cause() {
+    public IOException cause() {
         return cause;
     }
 
     /** True when this host connected; false when it accepted. */
-    boolean outbound() {
+    public boolean outbound() {
         return outbound;
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 

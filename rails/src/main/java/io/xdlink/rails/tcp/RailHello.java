@@ -97,7 +97,7 @@ public record RailHello(UUID from, UUID to, int index) {
     }
 
     /** Whether the accepting host took the rail. */
-    enum Status {
+    public enum Status {
         /** Taken: frames may flow. */
         ACCEPTED,
         /** The hello named another host as its destination. */

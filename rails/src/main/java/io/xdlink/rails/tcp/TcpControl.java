@@ -17,8 +17,7 @@ public final class TcpControl {
     /** Listens on {@code local}; every session that comes up is handed to {@code onChannel} on the loop. */
     public static TcpListener listen(IoLoop loop, InetSocketAddress local, TcpSettings settings,
                                      Consumer<TcpControlChannel> onChannel) throws IOException {
-        return TcpListener.open(loop, local, 0, ch -> ControlConnection.accepted(loop, ch, settings,
-                new ControlConnection.Listener() {
+        return ControlConnection.listen(loop, local, settings, () -> new ControlConnection.Listener() {
                     @Override
                     public void opened(ControlConnection connection) {
                         onChannel.accept(channelOf(connection));
@@ -28,7 +27,7 @@ public final class TcpControl {
                     public void closed(ControlConnection connection, IOException cause) {
                         // The channel reports closed through isOpen(); nothing else holds on to it.
                     }
-                }));
+                });
     }
 
     /**
@@ -61,6 +60,6 @@ public final class TcpControl {
     }
 
     private static TcpControlChannel channelOf(ControlConnection connection) {
-        return new TcpControlChannel(connection, ControlConnection.SESSION_CHANNEL, connection::close);
+        return connection.channel(ControlConnection.SESSION_CHANNEL, connection::close);
     }
 }

@@ -25,7 +25,7 @@ public final class TcpParams implements ParamProvider {
     public static final ParamSpec<List<String>> PEER_ADDRESSES = ParamSpec.builder("tcp_peer_address",
                     new ParamType.ListOf<>(new ParamType.Str(262), 64))
             .defaultValue(List.of())
-            .description("session listeners of peers as host:port, tried in order; empty: the other end of each link's /30 or /31 subnet")
+            .description("session listeners of peers as address:port ([v6]:port), dialled in turn; empty: the other end of each link's /30 or /31 subnet")
             .build();
 
     public static final ParamSpec<List<String>> RAIL_INTERFACES = ParamSpec.builder("tcp_rail_interface",

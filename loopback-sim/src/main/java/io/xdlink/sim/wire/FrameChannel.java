@@ -1,0 +1,381 @@
+package io.xdlink.sim.wire;
+
+import io.xdlink.rails.RailClosedException;
+import io.xdlink.rails.RailTransport;
+import io.xdlink.sim.fault.FrameFaults;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One direction of one rail: the sender's TX ring, the wire, and the receiver's RX ring, as one single-producer
+ * single-consumer queue of frames, each stamped with the moment it reaches the receiver.
+ *
+ * <p>The sender copies a frame into a slot once; the receiver is handed a view of that same slot, so a frame costs
+ * one copy between {@code offer} and {@code poll}. Positions are published with release/acquire ordering, so the
+ * two ends may run on two threads without locks.
+ *
+ * <p>What the sender may do depends on the ring's flow control:
+ * <ul>
+ *   <li>End-to-end flow control on: a frame is sent only when the receiver's ring has a free entry for it, so
+ *   nothing is ever dropped; {@code offer} refuses instead.</li>
+ *   <li>Off: the sender never waits for the receiver. A frame that finds the receive ring full when it arrives is
+ *   dropped, as it is on AMD hosts. The receiver judges that when it polls: since it consumed nothing between two
+ *   polls, a frame that arrived in between found exactly the frames accepted before it still in the ring.</li>
+ * </ul>
+ * Either way a TX ring is finite: a rail holds at most {@code txRingFrames} frames that have not yet left the
+ * wire, and the wire serves the rails' frames first come first served, so rails on one cable take turns.
+ *
+ * <p>Faults are drawn by the sender: a lost frame takes its wire time and never arrives; a held frame is swapped
+ * behind the next one, or let go by {@link #flush} once it has waited {@link #HOLD_NANOS} for one; a duplicate
+ * takes a second slot; a corrupt frame has one bit flipped in the slot, never in the sender's memory.
+ */
+public final class FrameChannel {
+    /** How long a frame held back for reordering waits for a frame to overtake it. */
+    public static final long HOLD_NANOS = 10_000;
+
+    private static final VarHandle TAIL;
+    private static final VarHandle HEAD;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            TAIL = l.findVarHandle(FrameChannel.class, "tail", long.class);
+            HEAD = l.findVarHandle(FrameChannel.class, "head", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Wire wire;
+    private final TokenBucket bucket;
+    private final Waker waker;
+    private final FrameFaults faults;
+    private final boolean e2e;
+    private final int rxRingFrames;
+    private final long[] leavesAt;
+    private final int capacity;
+    private final SlotMemory slots;
+    private final int[] slotOf;
+    private final int[] lengthOf;
+    private final long[] arrivalOf;
+
+    // Sender's side. `tail` is the count of published frames; a held frame sits unpublished at position tail.
+    private long tail;
+    private boolean holding;
+    private long heldSince;
+    private long sent;
+    private long lost;
+    private long duplicated;
+    private long reordered;
+    private long corrupted;
+    private long overflowAtSend;
+    private int txFirst;
+    private int txQueued;
+
+    // Receiver's side. `head` is the count of frames consumed (delivered or dropped).
+    private long head;
+    private long judged;
+    private int acceptedWaiting;
+    private long delivered;
+    private long overflowAtReceive;
+
+    private volatile String failure;
+    private volatile boolean senderClosed;
+    private volatile boolean receiverClosed;
+
+    /**
+     * @param wire         the cable direction this rail sends over, shared with the cable's other rails
+     * @param waker        where virtual time must stop for this channel
+     * @param faults       this direction's fault stream
+     * @param e2e          end-to-end flow control on the rings
+     * @param txRingFrames entries of the sender's TX ring
+     * @param rxRingFrames entries of the receiver's RX ring
+     */
+    public FrameChannel(Wire wire, Waker waker, FrameFaults faults, boolean e2e, int txRingFrames, int rxRingFrames) {
+        if (txRingFrames < 1 || rxRingFrames < 1) {
+            throw new IllegalArgumentException("ring sizes must be positive: tx " + txRingFrames + ", rx " + rxRingFrames);
+        }
+        this.wire = wire;
+        this.bucket = wire.bucket();
+        this.waker = waker;
+        this.faults = faults;
+        this.e2e = e2e;
+        this.rxRingFrames = rxRingFrames;
+        this.leavesAt = new long[txRingFrames];
+        // Room for a duplicate and a held frame beyond what the rings hold. Without end-to-end flow control the
+        // frames in flight are those in both rings, TX and RX.
+        this.capacity = e2e ? rxRingFrames + 2 : rxRingFrames + txRingFrames + 2;
+        this.slots = new SlotMemory(capacity);
+        this.slotOf = new int[capacity];
+        this.lengthOf = new int[capacity];
+        this.arrivalOf = new long[capacity];
+        for (int i = 0; i < capacity; i++) {
+            slotOf[i] = i;
+        }
+    }
+
+    /**
+     * Sends one frame (sender's thread).
+     *
+     * @return false when the TX ring (or, with end-to-end flow control, the receiver's ring) has no room
+     * @throws RailClosedException when the channel failed or the receiver closed it
+     */
+    public boolean offer(MemorySegment frame) {
+        String f = failure;
+        if (f != null) {
+            throw new RailClosedException(f);
+        }
+        if (receiverClosed) {
+            throw new RailClosedException("the peer closed the rail");
+        }
+        int length = (int) frame.byteSize();
+        long reserved = tail + (holding ? 1 : 0);
+        long consumed = (long) HEAD.getAcquire(this);
+        if (e2e && reserved - consumed >= rxRingFrames) {
+            return false;
+        }
+        long now = wire.clock().now();
+        long arrival;
+        if (bucket == null) {
+            arrival = now;
+        } else {
+            if (!txRingHasRoom(now)) {
+                waker.wakeAt(leavesAt[txFirst]);
+                return false;
+            }
+            long leaves = bucket.reserve(length, now);
+            leavesAt[(txFirst + txQueued) % leavesAt.length] = leaves;
+            txQueued++;
+            arrival = leaves + wire.latencyNanos();
+        }
+        sent++;
+        int fate = faults.next();
+        if ((fate & FrameFaults.LOSE) != 0) {
+            lost++;
+            return true;
+        }
+        boolean duplicate = (fate & FrameFaults.DUPLICATE) != 0 && (fate & FrameFaults.HOLD) == 0;
+        int need = duplicate ? 2 : 1;
+        if (reserved + need - consumed > capacity) {
+            // Only possible without end-to-end flow control: the receiver is so far behind that both rings are
+            // full, so this frame would find the RX ring full too.
+            overflowAtSend++;
+            return true;
+        }
+        write(reserved, frame, length, arrival, (fate & FrameFaults.CORRUPT) != 0);
+        if (duplicate) {
+            copySlot(reserved, reserved + 1);
+            duplicated++;
+        }
+        if (holding) {
+            // The held frame at position tail goes behind the frame(s) just written.
+            rotateBehind(tail, need);
+            holding = false;
+            publish(tail + 1 + need);
+        } else if ((fate & FrameFaults.HOLD) != 0) {
+            holding = true;
+            heldSince = now;
+            reordered++;
+            waker.wakeAt(now + HOLD_NANOS);
+        } else {
+            publish(tail + need);
+        }
+        waker.wakeAt(arrival);
+        return true;
+    }
+
+    /** Forgets frames that have left the wire; true when the TX ring has a free entry. */
+    private boolean txRingHasRoom(long now) {
+        while (txQueued > 0 && leavesAt[txFirst] <= now) {
+            txFirst = txFirst + 1 == leavesAt.length ? 0 : txFirst + 1;
+            txQueued--;
+        }
+        return txQueued < leavesAt.length;
+    }
+
+    /**
+     * Lets a held frame go when no frame overtook it in time (sender's thread); returns 1 if it did. Holding is
+     * timed rather than ended at every flush, since an engine that is held up by a full ring flushes after every
+     * frame and would otherwise never see a frame overtaken.
+     */
+    public int flush() {
+        if (!holding || wire.clock().now() - heldSince < HOLD_NANOS) {
+            return 0;
+        }
+        return release();
+    }
+
+    private int release() {
+        holding = false;
+        publish(tail + 1);
+        return 1;
+    }
+
+    private void write(long position, MemorySegment frame, int length, long arrival, boolean corrupt) {
+        int p = index(position);
+        MemorySegment slot = slots.forWriting(slotOf[p]);
+        MemorySegment.copy(frame, 0, slot, 0, length);
+        if (corrupt) {
+            long bit = faults.bitToFlip(length);
+            byte b = slot.get(ValueLayout.JAVA_BYTE, bit >>> 3);
+            slot.set(ValueLayout.JAVA_BYTE, bit >>> 3, (byte) (b ^ (1 << (bit & 7))));
+            corrupted++;
+        }
+        lengthOf[p] = length;
+        arrivalOf[p] = arrival;
+    }
+
+    private void copySlot(long from, long to) {
+        int a = index(from);
+        int b = index(to);
+        MemorySegment.copy(slots.forWriting(slotOf[a]), 0, slots.forWriting(slotOf[b]), 0, lengthOf[a]);
+        lengthOf[b] = lengthOf[a];
+        arrivalOf[b] = arrivalOf[a];
+    }
+
+    /** Moves the entry at {@code position} behind the {@code count} entries after it (all unpublished). */
+    private void rotateBehind(long position, int count) {
+        int first = index(position);
+        int slot = slotOf[first];
+        int length = lengthOf[first];
+        long arrival = arrivalOf[first];
+        for (int i = 0; i < count; i++) {
+            int to = index(position + i);
+            int from = index(position + i + 1);
+            slotOf[to] = slotOf[from];
+            lengthOf[to] = lengthOf[from];
+            arrivalOf[to] = arrivalOf[from];
+        }
+        int last = index(position + count);
+        slotOf[last] = slot;
+        lengthOf[last] = length;
+        arrivalOf[last] = arrival;
+    }
+
+    private void publish(long newTail) {
+        TAIL.setRelease(this, newTail);
+    }
+
+    /**
+     * Hands frames that have arrived to {@code receiver}, in ring order (receiver's thread).
+     *
+     * @return frames handed over
+     * @throws RailClosedException when the channel failed, or the sender closed it and every frame it sent before
+     *                             closing has been handed over
+     */
+    public int poll(RailTransport.FrameReceiver receiver, int limit) {
+        String f = failure;
+        if (f != null) {
+            throw new RailClosedException(f);
+        }
+        boolean closedBefore = senderClosed;
+        long available = (long) TAIL.getAcquire(this);
+        long now = wire.clock().now();
+        long h = head;
+        if (!e2e) {
+            judge(h, available, now);
+        }
+        int handed = 0;
+        try {
+            while (handed < limit && h < available) {
+                int p = index(h);
+                long arrival = arrivalOf[p];
+                if (arrival > now) {
+                    waker.wakeAt(arrival);
+                    break;
+                }
+                int length = lengthOf[p];
+                h++;
+                if (length >= 0) {
+                    if (!e2e) {
+                        acceptedWaiting--;
+                    }
+                    delivered++;
+                    handed++;
+                    receiver.onFrame(slots.forReading(slotOf[p]).asSlice(0, length));
+                }
+            }
+        } finally {
+            head = h;
+            HEAD.setRelease(this, h);
+        }
+        if (handed == 0 && closedBefore && h == available) {
+            throw new RailClosedException("the peer closed the rail");
+        }
+        return handed;
+    }
+
+    /**
+     * Without end-to-end flow control: decides which newly arrived frames found the RX ring full. Nothing was
+     * consumed since the last poll, so each arrival found every frame accepted before it still waiting.
+     */
+    private void judge(long h, long available, long now) {
+        long j = Math.max(judged, h);
+        int waiting = acceptedWaiting;
+        while (j < available) {
+            int p = index(j);
+            if (arrivalOf[p] > now) {
+                break;
+            }
+            if (waiting >= rxRingFrames) {
+                lengthOf[p] = -1;
+                overflowAtReceive++;
+            } else {
+                waiting++;
+            }
+            j++;
+        }
+        judged = j;
+        acceptedWaiting = waiting;
+    }
+
+    private int index(long position) {
+        return (int) (position % capacity);
+    }
+
+    /** The sender closed its end (sender's thread): a held frame still goes out, then nothing more. */
+    public void closeSender() {
+        if (holding) {
+            release();
+        }
+        senderClosed = true;
+    }
+
+    /** The receiver closed its end: the sender's next offer fails. */
+    public void closeReceiver() {
+        receiverClosed = true;
+    }
+
+    /** The cable was pulled or a host crashed: everything in flight is lost and both ends fail with this reason. */
+    public void fail(String reason) {
+        if (failure == null) {
+            failure = reason;
+        }
+    }
+
+    /** Why the channel failed, or null. */
+    public String failure() {
+        return failure;
+    }
+
+    public boolean senderClosed() {
+        return senderClosed;
+    }
+
+    public boolean receiverClosed() {
+        return receiverClosed;
+    }
+
+    public Wire wire() {
+        return wire;
+    }
+
+    /** Counters so far; each side's counts are exact on its own thread and a snapshot from elsewhere. */
+    public ChannelStats stats() {
+        return new ChannelStats(sent, lost, duplicated, reordered, corrupted, overflowAtSend + overflowAtReceive,
+                delivered);
+    }
+}

@@ -1,0 +1,96 @@
+package io.xdlink.sim.wire;
+
+import io.xdlink.rails.RailClosedException;
+import io.xdlink.rails.RailInfo;
+import io.xdlink.rails.RailTransport;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One host's end of a simulated rail: frames go out through one {@link FrameChannel} and come in through the other.
+ * Neither direction blocks; a full ring refuses, a pulled cable or a crashed peer fails with
+ * {@link RailClosedException}, and after the peer closes its end every frame it sent is still handed over before
+ * {@code poll} reports the close.
+ */
+public final class SimRailTransport implements RailTransport {
+    private final RailInfo info;
+    private final FrameChannel out;
+    private final FrameChannel in;
+    private final Runnable onClose;
+    private volatile boolean closed;
+
+    SimRailTransport(RailInfo info, FrameChannel out, FrameChannel in, Runnable onClose) {
+        this.info = info;
+        this.out = out;
+        this.in = in;
+        this.onClose = onClose;
+    }
+
+    @Override
+    public RailInfo info() {
+        return info;
+    }
+
+    @Override
+    public boolean offer(MemorySegment frame) {
+        if (closed) {
+            throw new RailClosedException(info.name() + " is closed");
+        }
+        long n = frame.byteSize();
+        if (n <= 0 || n > MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException(info.name() + ": a frame must be 1.." + MAX_FRAME_BYTES
+                    + " bytes, got " + n);
+        }
+        return out.offer(frame);
+    }
+
+    @Override
+    public int poll(FrameReceiver receiver, int limit) {
+        if (closed) {
+            throw new RailClosedException(info.name() + " is closed");
+        }
+        if (limit < 0) {
+            throw new IllegalArgumentException(info.name() + ": poll limit must not be negative: " + limit);
+        }
+        return in.poll(receiver, limit);
+    }
+
+    @Override
+    public int flush() {
+        if (closed) {
+            return 0;
+        }
+        return out.flush();
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !closed && out.failure() == null && !out.receiverClosed() && !in.senderClosed();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        out.closeSender();
+        in.closeReceiver();
+        onClose.run();
+    }
+
+    /** Frames this end sent (its outgoing direction's counters). */
+    public ChannelStats sentStats() {
+        return out.stats();
+    }
+
+    /** Frames this end received (its incoming direction's counters). */
+    public ChannelStats receivedStats() {
+        return in.stats();
+    }
+
+    @Override
+    public String toString() {
+        return info.name();
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * What moves frames across a simulated cable: the per-direction {@link io.xdlink.sim.wire.Wire} with its token
+ * bucket shared by every rail on the cable, the lock-free {@link io.xdlink.sim.wire.FrameChannel} of one rail
+ * direction (TX ring, wire, RX ring), the two {@link io.xdlink.sim.wire.SimRailTransport} ends of a rail, and ring 0
+ * as a {@link io.xdlink.xdomain.ControlChannel}. Kept apart from the fabric so its timing can be tested frame by
+ * frame in virtual time.
+ */
+package io.xdlink.sim.wire;

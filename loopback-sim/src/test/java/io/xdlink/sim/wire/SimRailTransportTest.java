@@ -1,0 +1,126 @@
+package io.xdlink.sim.wire;
+
+import io.xdlink.rails.RailClosedException;
+import io.xdlink.rails.RailTransport;
+import io.xdlink.sim.SimClock;
+import io.xdlink.sim.fault.FaultPlan;
+import io.xdlink.xdomain.Generation;
+import io.xdlink.xdomain.LinkState;
+import io.xdlink.xdomain.SystemScheduler;
+import io.xdlink.xdomain.VirtualScheduler;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SimRailTransportTest {
+    private final VirtualScheduler scheduler = new VirtualScheduler();
+    private final SimClock clock = SimClock.virtual(scheduler);
+    private final AtomicInteger released = new AtomicInteger();
+
+    private SimRail rail(SimClock c, LinkState link) {
+        return new SimRail("c/rail0", "c", link, new Wire("c:a->b", c, 40_000, 1_000),
+                new Wire("c:b->a", c, 20_000, 1_000), FaultPlan.NONE, new SimRail.Rings(64, 64),
+                new SimRail.Rings(64, 64), new Waker(c), released::incrementAndGet);
+    }
+
+    private SimRail rail() {
+        return rail(clock, LinkState.of(Generation.GEN3, 2));
+    }
+
+    @Test
+    void eachEndReportsTheLinkAsItSeesIt() {
+        SimRail r = rail(clock, new LinkState(20_000, 2, 20_000, 1));
+        assertThat(r.endA().info().link().txMbps()).isEqualTo(40_000);
+        assertThat(r.endB().info().link().txMbps()).isEqualTo(20_000);
+        assertThat(r.endB().info().link().rxMbps()).isEqualTo(40_000);
+        assertThat(r.endA().info().linkId()).isEqualTo("c").isEqualTo(r.endB().info().linkId());
+        assertThat(r.endA().info().lossy()).isFalse();
+    }
+
+    @Test
+    void framesOfZeroOrMoreThanMaxBytesAreRefused() {
+        SimRail r = rail();
+        try (Arena arena = Arena.ofConfined()) {
+            assertThatThrownBy(() -> r.endA().offer(MemorySegment.NULL))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 0");
+            assertThatThrownBy(() -> r.endA().offer(arena.allocate(RailTransport.MAX_FRAME_BYTES + 1)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("got 4097");
+            assertThat(r.endA().offer(arena.allocate(RailTransport.MAX_FRAME_BYTES))).isTrue();
+        }
+        assertThatThrownBy(() -> r.endA().poll(f -> { }, -1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void afterItsOwnCloseAnEndRefusesEverything() {
+        SimRail r = rail();
+        r.endA().close();
+        r.endA().close();
+        assertThat(r.endA().isOpen()).isFalse();
+        assertThatThrownBy(() -> r.endA().offer(Frames.frame(1, 64))).isInstanceOf(RailClosedException.class);
+        assertThatThrownBy(() -> r.endA().poll(f -> { }, 1)).isInstanceOf(RailClosedException.class);
+        assertThat(r.endA().flush()).isZero();
+        assertThat(released).hasValue(0);
+    }
+
+    @Test
+    void whenThePeerClosesEveryFrameItSentStillArrivesThenTheCloseIsReported() {
+        SimRail r = rail();
+        for (int i = 0; i < 5; i++) {
+            assertThat(r.endA().offer(Frames.frame(i, 1000))).isTrue();
+        }
+        r.endA().close();
+        assertThat(r.endB().isOpen()).isFalse();
+        assertThatThrownBy(() -> r.endB().offer(Frames.frame(9, 64)))
+                .isInstanceOf(RailClosedException.class).hasMessageContaining("peer closed");
+        List<Long> got = new ArrayList<>();
+        // Frames still on the wire: nothing yet, and no close reported while they are in flight.
+        assertThat(r.endB().poll(f -> got.add(Frames.seq(f)), 10)).isZero();
+        scheduler.advance(1_000_000);
+        assertThat(r.endB().poll(f -> got.add(Frames.seq(f)), 3)).isEqualTo(3);
+        assertThat(r.endB().poll(f -> got.add(Frames.seq(f)), 10)).isEqualTo(2);
+        assertThat(got).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThatThrownBy(() -> r.endB().poll(f -> { }, 10))
+                .isInstanceOf(RailClosedException.class).hasMessageContaining("peer closed");
+        r.endB().close();
+        assertThat(released).hasValue(1);
+    }
+
+    @Test
+    void twoThreadsMoveFramesUnpacedWithoutLossOrDamage() throws Exception {
+        try (SystemScheduler system = new SystemScheduler("sim-test")) {
+            SimRail r = rail(SimClock.unpaced(system), LinkState.of(Generation.GEN3, 2));
+            int frames = 200_000;
+            Thread sender = Thread.ofPlatform().start(() -> {
+                MemorySegment f = Frames.frame(0, 256);
+                for (long i = 0; i < frames; ) {
+                    Frames.fill(f, i);
+                    if (r.endA().offer(f)) {
+                        i++;
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                }
+            });
+            long[] expected = {0};
+            long[] damaged = {0};
+            while (expected[0] < frames) {
+                r.endB().poll(f -> {
+                    if (!Frames.intact(f, expected[0])) {
+                        damaged[0]++;
+                    }
+                    expected[0]++;
+                }, 64);
+            }
+            sender.join();
+            assertThat(damaged[0]).isZero();
+            assertThat(r.endB().receivedStats().delivered()).isEqualTo(frames);
+        }
+    }
+}

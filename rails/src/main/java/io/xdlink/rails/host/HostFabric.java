@@ -1,0 +1,561 @@
+package io.xdlink.rails.host;
+
+import io.xdlink.rails.Fabric;
+import io.xdlink.rails.PeerInfo;
+import io.xdlink.rails.RailInfo;
+import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.tcp.ControlConnection;
+import io.xdlink.rails.tcp.IoLoop;
+import io.xdlink.rails.tcp.RailAcceptor;
+import io.xdlink.rails.tcp.RailConnector;
+import io.xdlink.rails.tcp.RailHello;
+import io.xdlink.rails.tcp.RailListener;
+import io.xdlink.rails.tcp.Subnets;
+import io.xdlink.rails.tcp.TcpLinkEndpoint;
+import io.xdlink.rails.tcp.TcpListener;
+import io.xdlink.rails.tcp.TcpRailDirectory;
+import io.xdlink.rails.tcp.TcpRailTransport;
+import io.xdlink.rails.tcp.TcpSettings;
+import io.xdlink.xdomain.ControlChannel;
+import io.xdlink.xdomain.XdomainFormatException;
+import io.xdlink.xdomain.packet.UuidWords;
+import io.xdlink.xdomain.property.PropertyDirectory;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A real host's fabric: peers and links from sysfs, rails as TCP connections over each link's thunderbolt-net
+ * interface, and a session with each peer that carries XDomain packets (the handshake that tells each host where
+ * the other's rails listen, and {@link #openControl}'s channel) beside a keepalive.
+ *
+ * <p>For every usable link the fabric binds, on the link interface's address, a rail listener and a session
+ * listener, and it dials each peer's session listener (the addresses in {@code tcp_peer_address}, or the other end
+ * of each point-to-point link) until a session is up, and again whenever one is lost. Of the two hosts, the one
+ * with the lower UUID connects each rail and the other accepts it, so both ends of {@code openRail(peer, link, i)}
+ * meet on one connection. A link's rail goes to the peer's listener in the same subnet as the link's own address:
+ * the two ends of a cable share a subnet, different cables do not.
+ *
+ * <p>All sessions, listeners and timers run on one {@link IoLoop}; public methods may be called from any thread.
+ */
+public final class HostFabric implements Fabric {
+    private static final int EVENTS = 64;
+
+    private final HostFabricConfig config;
+    private final TcpSettings tcp;
+    private final UUID local;
+    private final String hostName;
+    private final IoLoop loop;
+    private final RailRendezvous rendezvous;
+    private final Map<UUID, PeerSession> sessions = new ConcurrentHashMap<>();
+    private final Deque<String> events = new ArrayDeque<>();
+    private volatile HostTopology topology;
+    private volatile Map<String, LinkListener> links = Map.of();
+    private volatile boolean closed;
+    // Confined to the loop:
+    private final Map<InetAddress, TcpListener> controlListeners = new HashMap<>();
+    private final List<Dialer> dialers = new ArrayList<>();
+    private final Map<ControlConnection, SessionHandshake> streams = new HashMap<>();
+    private int[] block = new int[0];
+    private int generation;
+
+    /** A link's local address and the rail listener bound to it. */
+    private record LinkListener(HostLink link, LocalAddress address, TcpListener rails) {
+    }
+
+    /** A session listener this host keeps dialling while the peer behind it has no session. */
+    private static final class Dialer {
+        final InetSocketAddress remote;
+        final InetSocketAddress bind;
+        UUID expected;
+        boolean inFlight;
+        boolean self;
+        String lastError = "";
+
+        Dialer(InetSocketAddress remote, InetSocketAddress bind, UUID expected) {
+            this.remote = remote;
+            this.bind = bind;
+            this.expected = expected;
+        }
+    }
+
+    private HostFabric(HostFabricConfig config, UUID local, HostTopology topology) {
+        this.config = config;
+        this.tcp = config.tcp();
+        this.local = local;
+        this.topology = topology;
+        this.hostName = hostName(config.root());
+        this.loop = new IoLoop("xdlink-host-" + local.toString().substring(0, 8));
+        this.rendezvous = new RailRendezvous(loop, tcp.connectTimeout().toNanos());
+    }
+
+    /**
+     * Opens the fabric of the host whose sysfs lies under {@code config.root()}: binds every usable link's
+     * listeners and starts dialling peers. Returns at once; sessions come up in the background.
+     *
+     * @throws IOException when the tree names no local USB4 host (no host router UUID)
+     */
+    public static HostFabric open(HostFabricConfig config) throws IOException {
+        HostTopology t = HostTopology.read(config.root());
+        UUID local = t.localUuid().orElseThrow(() -> new IOException("no USB4 host under " + config.root()
+                + ": no host router unique_id in sys/bus/thunderbolt (is the thunderbolt driver loaded? for no"
+                + " hardware, set loopback=1)" + (t.problems().isEmpty() ? "" : "; " + String.join("; ", t.problems()))));
+        HostFabric f = new HostFabric(config, local, t);
+        try {
+            f.onLoop(() -> {
+                for (InetSocketAddress a : config.peerAddresses()) {
+                    f.dialers.add(new Dialer(a, null, null));
+                }
+                f.reconcile(t);
+                f.tick();
+                return null;
+            });
+        } catch (IOException | RuntimeException e) {
+            f.close();
+            throw e;
+        }
+        return f;
+    }
+
+    private static String hostName(Path root) {
+        try {
+            String n = Files.readString(root.resolve("proc/sys/kernel/hostname")).strip();
+            if (!n.isEmpty() && n.length() <= 64) {
+                return n;
+            }
+        } catch (IOException | RuntimeException e) {
+            // No hostname to publish: the peer sees a neutral name instead.
+        }
+        return "xdlink-host";
+    }
+
+    @Override
+    public UUID localDomain() {
+        return local;
+    }
+
+    /** Re-reads sysfs; a link that appeared gets its listeners, one that vanished loses them. */
+    @Override
+    public List<PeerInfo> peers() {
+        HostTopology t = HostTopology.read(config.root());
+        if (!closed) {
+            loop.execute(() -> reconcile(t));
+        }
+        return t.peers();
+    }
+
+    /** The links left out and why, from the last read of sysfs. */
+    public List<String> problems() {
+        return topology.problems();
+    }
+
+    /** The host router PCI path of a peer's first link (the plugin's {@code pciPath}). */
+    public Optional<String> hostRouterPciPath(UUID peer) {
+        return topology.linksTo(peer).stream().flatMap(l -> l.hostRouterPciPath().stream()).findFirst();
+    }
+
+    /** The session listeners' addresses, one per link address (with the port the kernel picked for port 0). */
+    public List<InetSocketAddress> sessionAddresses() throws IOException {
+        return onLoop(() -> controlListeners.values().stream().map(TcpListener::address).toList());
+    }
+
+    /** The loop everything runs on; tests hold it to make this host fall silent. */
+    IoLoop loop() {
+        return loop;
+    }
+
+    /** Recent session events (up, lost, refused), newest last, for diagnosis. */
+    public List<String> recentEvents() {
+        synchronized (events) {
+            return List.copyOf(events);
+        }
+    }
+
+    private void event(String line) {
+        synchronized (events) {
+            if (events.size() == EVENTS) {
+                events.removeFirst();
+            }
+            events.addLast(line);
+        }
+    }
+
+    @Override
+    public ControlChannel openControl(UUID peer) throws IOException {
+        checkOpen();
+        requireLinks(peer);
+        long deadline = System.nanoTime() + tcp.connectTimeout().toNanos();
+        PeerSession s = session(peer);
+        awaitUp(s, deadline);
+        return onLoop(s::openUser);
+    }
+
+    @Override
+    public RailTransport openRail(UUID peer, String linkId, int index) throws IOException {
+        checkOpen();
+        if (index < 0 || index > 0xFFFF) {
+            throw new IllegalArgumentException("rail index " + index + " is outside 0..65535");
+        }
+        LinkListener ll = links.get(linkId);
+        if (ll == null || !ll.link().peer().equals(peer)) {
+            throw new IOException("no usable link " + linkId + " to peer " + peer + "; usable links to it: "
+                    + requireLinks(peer) + (problems().isEmpty() ? "" : "; " + String.join("; ", problems())));
+        }
+        long deadline = System.nanoTime() + tcp.connectTimeout().toNanos();
+        PeerSession s = session(peer);
+        PeerSession.Up up = awaitUp(s, deadline);
+        RailInfo info = railInfo(ll.link(), index);
+        TcpRailTransport rail;
+        if (UuidWords.compareRaw(local, peer) < 0) {
+            TcpLinkEndpoint to = endpointFor(ll, up.endpoints());
+            rail = RailConnector.connect(new InetSocketAddress(ll.address().address(), 0), to.socketAddress(),
+                    new RailHello(local, peer, index), info, remaining(deadline));
+        } else {
+            rail = rendezvous.await(new RailRendezvous.Key(peer, linkId, index),
+                    Math.max(1, deadline - System.nanoTime()));
+        }
+        s.track(rail, up);
+        return rail;
+    }
+
+    private TcpSettings remaining(long deadline) {
+        long left = Math.max(TimeUnit.MILLISECONDS.toNanos(1), deadline - System.nanoTime());
+        return new TcpSettings(tcp.socketSendBuffer(), tcp.socketReceiveBuffer(), tcp.railBuffer(),
+                Duration.ofNanos(left), tcp.keepaliveInterval(), tcp.keepaliveTimeout(), tcp.reconnectInterval());
+    }
+
+    private List<String> requireLinks(UUID peer) throws IOException {
+        List<String> ids = links.values().stream().filter(l -> l.link().peer().equals(peer))
+                .map(l -> l.link().id()).toList();
+        if (ids.isEmpty()) {
+            throw new IOException("peer " + peer + " has no usable link from this host"
+                    + (problems().isEmpty() ? "" : "; " + String.join("; ", problems())));
+        }
+        return ids;
+    }
+
+    private static RailInfo railInfo(HostLink link, int index) {
+        return new RailInfo(link.netInterface() + "/rail" + index, link.id(), link.state(), false);
+    }
+
+    /**
+     * The peer's rail listener on the same cable as {@code mine}: the one whose subnet holds this link's address.
+     * When several do (every link on one subnet, as on a loopback test bed), links and listeners pair up in link
+     * order on each side.
+     */
+    private TcpLinkEndpoint endpointFor(LinkListener mine, List<TcpLinkEndpoint> theirs) throws IOException {
+        LocalAddress a = mine.address();
+        List<TcpLinkEndpoint> same = theirs.stream()
+                .filter(e -> e.sameSubnet(a.address()) && new TcpLinkEndpoint("x", a.address(), 1, a.prefixLength())
+                        .sameSubnet(e.address()))
+                .sorted(Comparator.comparing(TcpLinkEndpoint::linkId)).toList();
+        if (same.size() == 1) {
+            return same.getFirst();
+        }
+        if (same.isEmpty()) {
+            throw new IOException("peer " + mine.link().peer() + " publishes no rail listener in the subnet of link "
+                    + mine.link().id() + " (" + a + "); it publishes " + theirs);
+        }
+        List<String> ours = links.values().stream()
+                .filter(l -> l.link().peer().equals(mine.link().peer()) && same.getFirst().sameSubnet(l.address().address()))
+                .map(l -> l.link().id()).sorted().toList();
+        int i = ours.indexOf(mine.link().id());
+        if (i < 0 || i >= same.size()) {
+            throw new IOException("cannot pair link " + mine.link().id() + " with one of the peer's links " + same);
+        }
+        return same.get(i);
+    }
+
+    private PeerSession session(UUID peer) {
+        return sessions.computeIfAbsent(peer, p -> new PeerSession(local, p));
+    }
+
+    private PeerSession.Up awaitUp(PeerSession s, long deadline) throws IOException {
+        CompletableFuture<PeerSession.Up> f = s.up();
+        try {
+            return f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            IOException lost = s.lastLoss();
+            throw new SocketTimeoutException("no session with peer " + s.peer() + " within "
+                    + tcp.connectTimeout().toMillis() + " ms" + (lost == null ? "" : "; last lost: " + lost.getMessage())
+                    + dialState());
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for a session with peer " + s.peer(), e);
+        }
+    }
+
+    private String dialState() {
+        List<String> recent = recentEvents();
+        return recent.isEmpty() ? "" : "; recent: " + String.join("; ", recent.subList(Math.max(0, recent.size() - 3),
+                recent.size()));
+    }
+
+    private void checkOpen() throws IOException {
+        if (closed) {
+            throw new IOException("the host fabric is closed");
+        }
+    }
+
+    private <T> T onLoop(Callable<T> task) throws IOException {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                f.complete(task.call());
+            } catch (Exception | AssertionError e) {
+                f.completeExceptionally(e);
+            }
+        });
+        try {
+            return f.get(tcp.connectTimeout().toMillis() + 10_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IOException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IOException("the host fabric's loop did not answer", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ on the loop
+
+    /** Brings listeners and the published block in line with a fresh read of sysfs. */
+    private void reconcile(HostTopology t) {
+        if (closed) {
+            return;
+        }
+        topology = t;
+        Map<String, LinkListener> next = new LinkedHashMap<>();
+        for (HostLink link : t.links()) {
+            LinkListener had = links.get(link.id());
+            if (had != null && had.link().netInterface().equals(link.netInterface()) && had.rails().isOpen()) {
+                next.put(link.id(), new LinkListener(link, had.address(), had.rails()));
+                continue;
+            }
+            String where = config.interfaceOverride().getOrDefault(link.id(), link.netInterface());
+            try {
+                LocalAddress a = LocalAddress.resolve(where);
+                TcpListener rails = RailListener.open(loop, new InetSocketAddress(a.address(), config.railPort()),
+                        local, tcp, hello -> answerRail(link.id(), hello));
+                if (!controlListeners.containsKey(a.address())) {
+                    controlListeners.put(a.address(), ControlConnection.listen(loop,
+                            new InetSocketAddress(a.address(), config.controlPort()), tcp, () -> streamListener(null)));
+                }
+                next.put(link.id(), new LinkListener(link, a, rails));
+                if (config.peerAddresses().isEmpty() && config.controlPort() != 0) {
+                    Subnets.otherEnd(a.address(), a.prefixLength()).ifPresent(other -> addDialer(
+                            new InetSocketAddress(other, config.controlPort()), new InetSocketAddress(a.address(), 0),
+                            link.peer()));
+                }
+            } catch (IOException e) {
+                event("link " + link.id() + " (" + where + "): no rails: " + e.getMessage());
+            }
+        }
+        for (LinkListener old : links.values()) {
+            if (next.get(old.link().id()) == null || next.get(old.link().id()).rails() != old.rails()) {
+                old.rails().close();
+            }
+        }
+        controlListeners.entrySet().removeIf(e -> {
+            boolean used = next.values().stream().anyMatch(l -> l.address().address().equals(e.getKey()));
+            if (!used) {
+                e.getValue().close();
+            }
+            return !used;
+        });
+        links = Map.copyOf(next);
+        List<TcpLinkEndpoint> endpoints = next.values().stream().limit(TcpRailDirectory.MAX_LINKS)
+                .map(l -> new TcpLinkEndpoint(l.link().id(), l.address().address(), l.rails().address().getPort(),
+                        l.address().prefixLength()))
+                .toList();
+        int[] nb = LocalBlock.words(hostName, endpoints);
+        if (!Arrays.equals(nb, block)) {
+            block = nb;
+            generation++;
+            streams.values().forEach(SessionHandshake::announceChange);
+        }
+    }
+
+    private void addDialer(InetSocketAddress remote, InetSocketAddress bind, UUID expected) {
+        for (Dialer d : dialers) {
+            if (d.remote.equals(remote)) {
+                return;
+            }
+        }
+        dialers.add(new Dialer(remote, bind, expected));
+    }
+
+    private RailAcceptor.Answer answerRail(String linkId, RailHello hello) {
+        LinkListener ll = links.get(linkId);
+        if (closed || ll == null || !ll.link().peer().equals(hello.from())) {
+            return new RailAcceptor.Refuse(closed ? RailHello.Status.CLOSING : RailHello.Status.UNKNOWN_PEER);
+        }
+        return new RailAcceptor.Take(railInfo(ll.link(), hello.index()),
+                rail -> rendezvous.offer(new RailRendezvous.Key(hello.from(), linkId, hello.index()), rail));
+    }
+
+    /** Dials every session listener whose peer has no session; re-arms itself every reconnect interval. */
+    private void tick() {
+        if (closed) {
+            return;
+        }
+        for (Dialer d : dialers) {
+            if (d.inFlight || d.self) {
+                continue;
+            }
+            if (d.expected != null) {
+                PeerSession s = sessions.get(d.expected);
+                if (s != null && s.isUp()) {
+                    continue;
+                }
+            }
+            d.inFlight = true;
+            try {
+                ControlConnection.connect(loop, d.bind, d.remote, tcp, streamListener(d));
+            } catch (IOException e) {
+                d.inFlight = false;
+                noteDialError(d, e);
+            }
+        }
+        loop.schedule(tcp.reconnectInterval().toNanos(), this::tick);
+    }
+
+    private void noteDialError(Dialer d, IOException e) {
+        String msg = String.valueOf(e.getMessage());
+        if (!msg.equals(d.lastError)) {
+            d.lastError = msg;
+            event("dialling " + d.remote + ": " + msg);
+        }
+    }
+
+    private ControlConnection.Listener streamListener(Dialer dialer) {
+        return new ControlConnection.Listener() {
+            @Override
+            public void opened(ControlConnection c) {
+                if (closed) {
+                    c.close();
+                    return;
+                }
+                SessionHandshake hs = new SessionHandshake(local, dialer == null ? null : dialer.expected,
+                        peer -> !topology.linksTo(peer).isEmpty(), () -> block, () -> generation,
+                        c.channel(ControlConnection.SESSION_CHANNEL, c::close), loop, tcp.connectTimeout(),
+                        new SessionHandshake.Outcome() {
+                            @Override
+                            public void block(UUID peer, PropertyDirectory root) {
+                                onBlock(c, peer, root, dialer);
+                            }
+
+                            @Override
+                            public void failed(IOException why) {
+                                if (dialer != null && why.getMessage().contains("is this host itself")) {
+                                    dialer.self = true;
+                                }
+                                event(why.getMessage());
+                                c.close();
+                            }
+                        });
+                streams.put(c, hs);
+                hs.start();
+            }
+
+            @Override
+            public void closed(ControlConnection c, IOException cause) {
+                streams.remove(c);
+                if (dialer != null) {
+                    dialer.inFlight = false;
+                    noteDialError(dialer, cause);
+                }
+                for (PeerSession s : sessions.values()) {
+                    boolean wasUp = s.isUp();
+                    s.lost(c, cause);
+                    if (wasUp && !s.isUp()) {
+                        event("peer " + s.peer() + " lost: " + cause.getMessage());
+                    }
+                }
+            }
+        };
+    }
+
+    private void onBlock(ControlConnection c, UUID peer, PropertyDirectory root, Dialer dialer) {
+        if (dialer != null) {
+            dialer.expected = peer;
+            dialer.lastError = "";
+        }
+        List<TcpLinkEndpoint> endpoints;
+        try {
+            PropertyDirectory service = LocalBlock.service(root).orElseThrow(() ->
+                    new io.xdlink.rails.tcp.RailDirectoryException(LocalBlock.SERVICE_KEY, "the peer publishes no xdlink service"));
+            endpoints = TcpRailDirectory.read(service);
+        } catch (XdomainFormatException e) {
+            event("peer " + peer + " on " + c.name() + ": " + e.getMessage() + "; session refused");
+            c.close();
+            return;
+        }
+        PeerSession s = session(peer);
+        boolean wasUp = s.isUp();
+        if (!s.adopt(c, endpoints)) {
+            c.close();
+            return;
+        }
+        if (!wasUp) {
+            event("peer " + peer + " up on " + c.name());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            onLoop(() -> {
+                sessions.values().forEach(s -> s.close("the host fabric is closed"));
+                streams.keySet().forEach(ControlConnection::close);
+                links.values().forEach(l -> l.rails().close());
+                controlListeners.values().forEach(TcpListener::close);
+                return null;
+            });
+        } catch (IOException | RuntimeException e) {
+            // The loop is going away regardless; closing it below releases whatever is left.
+        }
+        rendezvous.closeAll("the host fabric is closed");
+        loop.close();
+    }
+
+    @Override
+    public String toString() {
+        return "HostFabric[" + local + ", " + links.size() + " links, root " + config.root() + "]";
+    }
+}
