@@ -33,7 +33,7 @@ public final class BenchPlot {
             }
         }
         XYChart bw = chart("Bandwidth", "BW average [" + unit.label() + "]");
-        XYChart lat = chart("Latency", "t_typical [usec]");
+        XYChart lat = chart("Latency", "t_typical [usec] (t_avg for -D runs)");
         for (BenchReport r : runs) {
             if (!r.bw().isEmpty()) {
                 double[] x = log2(r.bw().stream().mapToDouble(BwResult::size).toArray());
@@ -44,6 +44,11 @@ public final class BenchPlot {
                 double[] x = log2(r.latency().stream().mapToDouble(LatencyResult::size).toArray());
                 double[] y = r.latency().stream().mapToDouble(LatencyResult::typical).toArray();
                 lat.addSeries(unique(lat, r.label()), x, y).setMarker(SeriesMarkers.DIAMOND);
+            }
+            if (!r.latencyDuration().isEmpty()) {
+                double[] x = log2(r.latencyDuration().stream().mapToDouble(LatencyDurationResult::size).toArray());
+                double[] y = r.latencyDuration().stream().mapToDouble(LatencyDurationResult::average).toArray();
+                lat.addSeries(unique(lat, r.label() + " (t_avg)"), x, y).setMarker(SeriesMarkers.SQUARE);
             }
         }
         List<XYChart> panels = new java.util.ArrayList<>();

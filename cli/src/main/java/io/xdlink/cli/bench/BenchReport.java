@@ -19,14 +19,31 @@ import java.util.Map;
  * @param unit      the bandwidth unit of {@code bw}
  * @param bw        bandwidth rows, in size order
  * @param latency   latency rows, in size order
+ * @param latencyDuration duration-mode latency rows ({@code t_avg} and {@code tps_average} only, as perftest)
  */
 public record BenchReport(String label, Map<String, String> testInfo, ReportUnit unit, List<BwResult> bw,
-                          List<LatencyResult> latency) {
+                          List<LatencyResult> latency, List<LatencyDurationResult> latencyDuration) {
 
     public BenchReport {
         testInfo = Map.copyOf(testInfo);
         bw = List.copyOf(bw);
         latency = List.copyOf(latency);
+        latencyDuration = List.copyOf(latencyDuration);
+    }
+
+    /** A report of one run's rows, whatever kinds they are. */
+    static BenchReport of(String label, Map<String, String> testInfo, ReportUnit unit, List<BenchResult> rows) {
+        List<BwResult> bw = new ArrayList<>();
+        List<LatencyResult> lat = new ArrayList<>();
+        List<LatencyDurationResult> latd = new ArrayList<>();
+        for (BenchResult r : rows) {
+            switch (r) {
+                case BenchResult.Bw b -> bw.add(b.r());
+                case BenchResult.Lat l -> lat.add(l.r());
+                case BenchResult.LatDuration d -> latd.add(d.r());
+            }
+        }
+        return new BenchReport(label, testInfo, unit, bw, lat, latd);
     }
 
     /** The report as a JSON document. */
@@ -56,6 +73,14 @@ public record BenchReport(String label, Map<String, String> testInfo, ReportUnit
             m.put("t_stdev", r.stdev());
             m.put("percentile_99", r.p99());
             m.put("percentile_99_9", r.p999());
+            results.add(m);
+        }
+        for (LatencyDurationResult r : latencyDuration) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("MsgSize", r.size());
+            m.put("n_iterations", r.iterations());
+            m.put("t_avg", r.average());
+            m.put("tps_average", r.tps());
             results.add(m);
         }
         Map<String, Object> doc = new LinkedHashMap<>();
@@ -101,6 +126,7 @@ public record BenchReport(String label, Map<String, String> testInfo, ReportUnit
         }
         List<BwResult> bw = new ArrayList<>();
         List<LatencyResult> lat = new ArrayList<>();
+        List<LatencyDurationResult> latd = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
             String where = "results[" + i + "]";
             Map<?, ?> row = map(source, where, results.get(i));
@@ -119,12 +145,15 @@ public record BenchReport(String label, Map<String, String> testInfo, ReportUnit
                         number(source, where + ".t_stdev", row.get("t_stdev")),
                         number(source, where + ".percentile_99", row.get("percentile_99")),
                         number(source, where + ".percentile_99_9", row.get("percentile_99_9"))));
+            } else if (row.containsKey("tps_average")) {
+                latd.add(new LatencyDurationResult(size, iters, number(source, where + ".t_avg", row.get("t_avg")),
+                        number(source, where + ".tps_average", row.get("tps_average"))));
             } else {
                 throw new BenchException(source + ": " + where + " is neither a bandwidth nor a latency row");
             }
         }
         Object label = info.get("label");
-        return new BenchReport(label instanceof String s ? s : source, testInfo, unit, bw, lat);
+        return new BenchReport(label instanceof String s ? s : source, testInfo, unit, bw, lat, latd);
     }
 
     private static Map<?, ?> map(String source, String what, Object v) {

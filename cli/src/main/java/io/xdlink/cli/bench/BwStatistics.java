@@ -54,6 +54,19 @@ public final class BwStatistics {
         return new BwResult(size, count, peak, average, msgRate, unit, peakOn);
     }
 
+    /**
+     * Duration mode: {@code count} messages completed in the {@code elapsedNs} between the sampling marks; no peak,
+     * as in perftest.
+     */
+    public static BwResult duration(long size, long count, long elapsedNs, ReportUnit unit) {
+        if (count < 1 || elapsedNs <= 0) {
+            throw new IllegalArgumentException("no messages completed in the sampling window");
+        }
+        double ff = unit.bytesPerUnitSecond();
+        return new BwResult(size, count, 0, (double) size * count * 1e9 / (elapsedNs * ff),
+                (double) count * 1e9 / (elapsedNs * 1_000_000.0), unit, false);
+    }
+
     private static int roundUp(int value, int multiple) {
         return ((value + multiple - 1) / multiple) * multiple;
     }

@@ -38,6 +38,20 @@ final class CFormat {
         return left(Long.toString(value), width);
     }
 
+    /** A byte count as people write it: 64K, 8M, 1G, or plain bytes. */
+    static String sizeText(long bytes) {
+        if (bytes > 0 && bytes % (1L << 30) == 0) {
+            return (bytes >> 30) + "G";
+        }
+        if (bytes > 0 && bytes % (1L << 20) == 0) {
+            return (bytes >> 20) + "M";
+        }
+        if (bytes > 0 && bytes % (1L << 10) == 0) {
+            return (bytes >> 10) + "K";
+        }
+        return Long.toString(bytes);
+    }
+
     /** Left-justifies in a field of at least {@code width} characters. */
     static String left(String s, int width) {
         if (s.length() >= width) {

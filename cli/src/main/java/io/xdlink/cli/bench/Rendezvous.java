@@ -65,7 +65,8 @@ public final class Rendezvous implements AutoCloseable {
             if (boundPort != null) {
                 boundPort.accept(ss.getLocalPort());
             }
-            ss.setSoTimeout(Math.toIntExact(Math.max(1, acceptTimeout.toMillis())));
+            // A zero accept timeout waits for ever, as a perftest server does.
+            ss.setSoTimeout(acceptTimeout.isZero() ? 0 : Math.toIntExact(Math.max(1, acceptTimeout.toMillis())));
             Socket s;
             try {
                 s = ss.accept();
@@ -121,6 +122,33 @@ public final class Rendezvous implements AutoCloseable {
         }
         write(mine);
         return read();
+    }
+
+    /**
+     * Server: reads the client's record, answers with what {@code reply} makes of it, and returns the client's
+     * record. If {@code reply} throws, the client is told why (an ERROR record) before the exception goes on.
+     */
+    public String serve(java.util.function.UnaryOperator<String> reply) {
+        String theirs = read();
+        String mine;
+        try {
+            mine = reply.apply(theirs);
+        } catch (RuntimeException e) {
+            sendQuietly(BenchRecord.error(e.getMessage() == null ? e.toString() : e.getMessage()));
+            throw e;
+        }
+        write(encode(mine));
+        return theirs;
+    }
+
+    /** Writes one record and ignores any failure: the last word before giving up. */
+    public void sendQuietly(String record) {
+        try {
+            out.write(encode(record));
+            out.flush();
+        } catch (IOException | IllegalArgumentException ignored) {
+            // the peer is gone already; the local error is what matters
+        }
     }
 
     /** Both sides wait here until the other arrives. */

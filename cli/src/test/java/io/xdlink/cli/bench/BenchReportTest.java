@@ -20,7 +20,8 @@ class BenchReportTest {
                 List.of(new BwResult(2, 5000, 0.01, 0.008, 0.5, ReportUnit.GBIT_PER_SEC, true),
                         new BwResult(65536, 5000, 17.9, 17.2, 0.0328, ReportUnit.GBIT_PER_SEC, true),
                         new BwResult(8388608, 30000, 0, 18.4, 0.00027, ReportUnit.GBIT_PER_SEC, false)),
-                List.of(new LatencyResult(2, 1000, 7.39, 12.5, 8.3, 8.33, 0.41, 9.98, 11.02)));
+                List.of(new LatencyResult(2, 1000, 7.39, 12.5, 8.3, 8.33, 0.41, 9.98, 11.02)),
+                List.of(new LatencyDurationResult(4, 120000, 8.41, 59453.1)));
     }
 
     @Test
@@ -28,7 +29,7 @@ class BenchReportTest {
         BenchReport r = oneCable();
         String json = r.toJson();
         assertThat(json).contains("\"test_info\"", "\"results\"", "\"MsgSize\"", "\"n_iterations\"", "\"BW_peak\"",
-                "\"BW_average\"", "\"MsgRate\"", "\"t_typical\"", "\"percentile_99_9\"");
+                "\"BW_average\"", "\"MsgRate\"", "\"t_typical\"", "\"percentile_99_9\"", "\"tps_average\"");
         BenchReport back = BenchReport.fromJson("one.json", json);
         assertThat(back).isEqualTo(r);
         // A peak perftest did not measure is null, not a zero nobody measured.
@@ -60,7 +61,7 @@ class BenchReportTest {
         BenchReport two = new BenchReport("two cables", Map.of(), ReportUnit.GBIT_PER_SEC,
                 List.of(new BwResult(2, 5000, 0.02, 0.016, 1.0, ReportUnit.GBIT_PER_SEC, true),
                         new BwResult(65536, 5000, 35.0, 34.1, 0.065, ReportUnit.GBIT_PER_SEC, true)),
-                List.of());
+                List.of(), List.of());
         Path png = dir.resolve("plots/bw.png");
         BenchPlot.write(List.of(oneCable(), two), png);
         BufferedImage image = ImageIO.read(png.toFile());
@@ -83,7 +84,7 @@ class BenchReportTest {
     @Test
     void refusesToMixUnits(@TempDir Path dir) {
         BenchReport mib = new BenchReport("mib", Map.of(), ReportUnit.MIB_PER_SEC,
-                List.of(new BwResult(2, 5000, 1, 1, 1, ReportUnit.MIB_PER_SEC, true)), List.of());
+                List.of(new BwResult(2, 5000, 1, 1, 1, ReportUnit.MIB_PER_SEC, true)), List.of(), List.of());
         assertThatThrownBy(() -> BenchPlot.write(List.of(oneCable(), mib), dir.resolve("x.png")))
                 .isInstanceOf(BenchException.class).hasMessageContaining("cannot plot Gb/sec and MB/sec");
         assertThatThrownBy(() -> BenchPlot.write(List.of(), dir.resolve("x.png")))
