@@ -79,6 +79,14 @@ final class BenchEndpoint implements AutoCloseable {
         return i * slot;
     }
 
+    /**
+     * Bytes a receive accepts: the whole receive area, whatever this size's messages are, because receives posted
+     * for one size stay posted into the next (a larger SEND into a smaller receive is an error).
+     */
+    long recvCapacity() {
+        return slot / 2;
+    }
+
     /** Offset of queue pair {@code i}'s send area in the local buffer. */
     long sendOffset(int i) {
         return i * slot + slot / 2;

@@ -95,7 +95,7 @@ final class BenchServer extends BenchSide {
         }
         o.end();
         if (s.baselineRaw()) {
-            ServerSocketChannel ss = RawBaseline.listen(bindAddress, RawBaseline.port(s.port()));
+            ServerSocketChannel ss = RawBaseline.listen(bindAddress, RawBaseline.port(rv.localPort()));
             rv.barrier("raw");
             RawBaseline.server(ss, s);
             List<BenchResult> raw = new ArrayList<>();

@@ -82,8 +82,10 @@ final class LatencyRun {
             this.last = size - 1;
             if (s.test().verb() == BenchTest.Verb.SEND) {
                 // Two receives: the next ping can arrive while the last one's completion is still being polled.
-                postRecv();
-                postRecv();
+                // Receives an earlier size left posted count.
+                while (qp.recvOutstanding() < 2) {
+                    postRecv();
+                }
             }
         }
 
@@ -140,7 +142,7 @@ final class LatencyRun {
         }
 
         private void postRecv() {
-            if (!qp.postRecv(0, ep.mr(), ep.recvOffset(0), size)) {
+            if (!qp.postRecv(0, ep.mr(), ep.recvOffset(0), ep.recvCapacity())) {
                 throw new BenchException("could not post a receive for the ping-pong");
             }
         }

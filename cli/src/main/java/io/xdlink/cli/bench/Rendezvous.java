@@ -160,6 +160,11 @@ public final class Rendezvous implements AutoCloseable {
         }
     }
 
+    /** The local port of the rendezvous connection (the server's listening port). */
+    public int localPort() {
+        return socket.getLocalPort();
+    }
+
     /** The peer's address, for messages. */
     public String peer() {
         return peer;

@@ -1,8 +1,6 @@
 package io.xdlink.cli.bench;
 
-import io.xdlink.rails.verbs.Completion;
 import io.xdlink.rails.verbs.QueuePair;
-import io.xdlink.rails.verbs.WorkOpcode;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -54,31 +52,32 @@ final class Responder implements Runnable {
 
     private void sink() {
         List<QueuePair> qps = ep.qps();
-        int depth = Math.max(1, RX_DEPTH / qps.size());
-        for (int i = 0; i < qps.size(); i++) {
-            for (int k = 0; k < depth; k++) {
-                postRecv(qps.get(i), i);
-            }
-        }
+        // perftest's RX depth, within what a queue pair may hold (qp_max_recv_wr).
+        int depth = Math.max(1, Math.min(RX_DEPTH / qps.size(), ep.device().settings().qpMaxRecvWr()));
         BenchEndpoint.Spinner spin = new BenchEndpoint.Spinner();
         while (!stop) {
-            int work = 0;
-            Completion c;
-            while ((c = ep.poll()) != null) {
-                if (c.opcode() == WorkOpcode.RECV) {
-                    int i = (int) c.wrId();
-                    postRecv(qps.get(i), i);
-                }
+            int work = topUp(qps, depth);
+            while (ep.poll() != null) {
                 work++;
             }
             spin.idle(work);
         }
     }
 
-    private void postRecv(QueuePair qp, int index) {
-        if (!qp.postRecv(index, ep.mr(), ep.recvOffset(index), size)) {
-            throw new BenchException("could not keep receives posted on queue pair " + qp.qpn());
+    /**
+     * Keeps every queue pair at {@code depth} posted receives; receives an earlier size left posted count. A post
+     * refused because the queue is momentarily full is simply tried again on the next pass.
+     */
+    private int topUp(List<QueuePair> qps, int depth) {
+        int posted = 0;
+        for (int i = 0; i < qps.size(); i++) {
+            QueuePair qp = qps.get(i);
+            while (qp.recvOutstanding() < depth
+                    && qp.postRecv(i, ep.mr(), ep.recvOffset(i), ep.recvCapacity())) {
+                posted++;
+            }
         }
+        return posted;
     }
 
     void stop() {
