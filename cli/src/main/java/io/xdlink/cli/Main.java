@@ -1,7 +1,9 @@
 package io.xdlink.cli;
 
+import io.xdlink.cli.doctor.DoctorCommand;
 import io.xdlink.cli.host.TopologyCommand;
 import io.xdlink.cli.params.ParamsCommand;
+import io.xdlink.cli.xdomain.XdomainCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,7 +12,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "USB4/Thunderbolt host-to-host RDMA bridge.",
-        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class, ParamsCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class, DoctorCommand.class,
+                ParamsCommand.class, XdomainCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
