@@ -1,7 +1,10 @@
 package io.xdlink.cli;
 
+import io.xdlink.cli.bench.BenchCommand;
+import io.xdlink.cli.doctor.DoctorCommand;
 import io.xdlink.cli.host.TopologyCommand;
 import io.xdlink.cli.params.ParamsCommand;
+import io.xdlink.cli.xdomain.XdomainCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,7 +13,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "USB4/Thunderbolt host-to-host RDMA bridge.",
-        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class, ParamsCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, BenchCommand.class, TopologyCommand.class, DoctorCommand.class,
+                ParamsCommand.class, XdomainCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -28,6 +32,13 @@ public final class Main implements Runnable {
     /** The configured command line, with xdlink's handling of bad input (one line, no stack trace). */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        // A mistyped option is one line naming it, not a page of usage: the user asked for something specific.
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine line = ex.getCommandLine();
+            line.getErr().println(line.getCommandSpec().qualifiedName() + ": " + ex.getMessage()
+                    + " (see " + line.getCommandSpec().qualifiedName() + " --help)");
+            return 2;
+        });
         cl.setExecutionExceptionHandler((ex, line, parseResult) -> {
             line.getErr().println("xdlink: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
             return ex instanceof UsageException ? 2 : 1;

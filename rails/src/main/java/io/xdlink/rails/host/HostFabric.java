@@ -17,7 +17,10 @@ import io.xdlink.rails.tcp.TcpRailDirectory;
 import io.xdlink.rails.tcp.TcpRailTransport;
 import io.xdlink.rails.tcp.TcpSettings;
 import io.xdlink.xdomain.ControlChannel;
-import io.xdlink.xdomain.XdomainFormatException;
+import io.xdlink.xdomain.discovery.XdomainHost;
+import io.xdlink.xdomain.service.HostIdentity;
+import io.xdlink.xdomain.service.ServiceRegistry;
+import io.xdlink.xdomain.service.XdlinkService;
 import io.xdlink.xdomain.packet.UuidWords;
 import io.xdlink.xdomain.property.PropertyDirectory;
 
@@ -27,11 +30,9 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -41,7 +42,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -49,7 +49,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * A real host's fabric: peers and links from sysfs, rails as TCP connections over each link's thunderbolt-net
  * interface, and a session with each peer that carries XDomain packets (the handshake that tells each host where
- * the other's rails listen, and {@link #openControl}'s channel) beside a keepalive.
+ * the other's rails listen, run by the same XDomain discovery as ring 0, and {@link #openControl}'s channel)
+ * beside a keepalive.
  *
  * <p>For every usable link the fabric binds, on the link interface's address, a rail listener and a session
  * listener, and it dials each peer's session listener (the addresses in {@code tcp_peer_address}, or the other end
@@ -69,36 +70,19 @@ public final class HostFabric implements Fabric {
     private final String hostName;
     private final IoLoop loop;
     private final RailRendezvous rendezvous;
-    private final Map<UUID, PeerSession> sessions = new ConcurrentHashMap<>();
+    private final XdomainHost xdomain;
+    private final SessionTable table;
     private final Deque<String> events = new ArrayDeque<>();
     private volatile HostTopology topology;
     private volatile Map<String, LinkListener> links = Map.of();
     private volatile boolean closed;
     // Confined to the loop:
     private final Map<InetAddress, TcpListener> controlListeners = new HashMap<>();
-    private final List<Dialer> dialers = new ArrayList<>();
-    private final Map<ControlConnection, SessionHandshake> streams = new HashMap<>();
-    private int[] block = new int[0];
-    private int generation;
+    private PropertyDirectory published;
+    private boolean explicitDialsAdded;
 
     /** A link's local address and the rail listener bound to it. */
     private record LinkListener(HostLink link, LocalAddress address, TcpListener rails) {
-    }
-
-    /** A session listener this host keeps dialling while the peer behind it has no session. */
-    private static final class Dialer {
-        final InetSocketAddress remote;
-        final InetSocketAddress bind;
-        UUID expected;
-        boolean inFlight;
-        boolean self;
-        String lastError = "";
-
-        Dialer(InetSocketAddress remote, InetSocketAddress bind, UUID expected) {
-            this.remote = remote;
-            this.bind = bind;
-            this.expected = expected;
-        }
     }
 
     private HostFabric(HostFabricConfig config, UUID local, HostTopology topology) {
@@ -109,6 +93,9 @@ public final class HostFabric implements Fabric {
         this.hostName = hostName(config.root());
         this.loop = new IoLoop("xdlink-host-" + local.toString().substring(0, 8));
         this.rendezvous = new RailRendezvous(loop, tcp.connectTimeout().toNanos());
+        this.xdomain = new XdomainHost(loop, local, new ServiceRegistry(HostIdentity.linux(hostName),
+                new SecureRandom().nextInt()));
+        this.table = new SessionTable(local, loop, tcp, xdomain, () -> this.topology, this::event);
     }
 
     /**
@@ -125,11 +112,8 @@ public final class HostFabric implements Fabric {
         HostFabric f = new HostFabric(config, local, t);
         try {
             f.onLoop(() -> {
-                for (InetSocketAddress a : config.peerAddresses()) {
-                    f.dialers.add(new Dialer(a, null, null));
-                }
                 f.reconcile(t);
-                f.tick();
+                f.table.tick();
                 return null;
             });
         } catch (IOException | RuntimeException e) {
@@ -229,7 +213,11 @@ public final class HostFabric implements Fabric {
         RailInfo info = railInfo(ll.link(), index);
         TcpRailTransport rail;
         if (UuidWords.compareRaw(local, peer) < 0) {
-            TcpLinkEndpoint to = endpointFor(ll, up.endpoints());
+            List<LinkPairing.Local> ours = links.values().stream()
+                    .filter(l -> l.link().peer().equals(peer))
+                    .map(l -> new LinkPairing.Local(l.link().id(), l.address())).toList();
+            TcpLinkEndpoint to = LinkPairing.endpointFor(new LinkPairing.Local(linkId, ll.address()), ours, peer,
+                    up.endpoints());
             rail = RailConnector.connect(new InetSocketAddress(ll.address().address(), 0), to.socketAddress(),
                     new RailHello(local, peer, index), info, remaining(deadline));
         } else {
@@ -260,36 +248,8 @@ public final class HostFabric implements Fabric {
         return new RailInfo(link.netInterface() + "/rail" + index, link.id(), link.state(), false);
     }
 
-    /**
-     * The peer's rail listener on the same cable as {@code mine}: the one whose subnet holds this link's address.
-     * When several do (every link on one subnet, as on a loopback test bed), links and listeners pair up in link
-     * order on each side.
-     */
-    private TcpLinkEndpoint endpointFor(LinkListener mine, List<TcpLinkEndpoint> theirs) throws IOException {
-        LocalAddress a = mine.address();
-        List<TcpLinkEndpoint> same = theirs.stream()
-                .filter(e -> e.sameSubnet(a.address()) && new TcpLinkEndpoint("x", a.address(), 1, a.prefixLength())
-                        .sameSubnet(e.address()))
-                .sorted(Comparator.comparing(TcpLinkEndpoint::linkId)).toList();
-        if (same.size() == 1) {
-            return same.getFirst();
-        }
-        if (same.isEmpty()) {
-            throw new IOException("peer " + mine.link().peer() + " publishes no rail listener in the subnet of link "
-                    + mine.link().id() + " (" + a + "); it publishes " + theirs);
-        }
-        List<String> ours = links.values().stream()
-                .filter(l -> l.link().peer().equals(mine.link().peer()) && same.getFirst().sameSubnet(l.address().address()))
-                .map(l -> l.link().id()).sorted().toList();
-        int i = ours.indexOf(mine.link().id());
-        if (i < 0 || i >= same.size()) {
-            throw new IOException("cannot pair link " + mine.link().id() + " with one of the peer's links " + same);
-        }
-        return same.get(i);
-    }
-
     private PeerSession session(UUID peer) {
-        return sessions.computeIfAbsent(peer, p -> new PeerSession(local, p));
+        return table.session(peer);
     }
 
     private PeerSession.Up awaitUp(PeerSession s, long deadline) throws IOException {
@@ -350,7 +310,7 @@ public final class HostFabric implements Fabric {
 
     // ------------------------------------------------------------------------------------------ on the loop
 
-    /** Brings listeners and the published block in line with a fresh read of sysfs. */
+    /** Brings listeners and the published rail listeners in line with a fresh read of sysfs. */
     private void reconcile(HostTopology t) {
         if (closed) {
             return;
@@ -370,13 +330,13 @@ public final class HostFabric implements Fabric {
                         local, tcp, hello -> answerRail(link.id(), hello));
                 if (!controlListeners.containsKey(a.address())) {
                     controlListeners.put(a.address(), ControlConnection.listen(loop,
-                            new InetSocketAddress(a.address(), config.controlPort()), tcp, () -> streamListener(null)));
+                            new InetSocketAddress(a.address(), config.controlPort()), tcp, () -> table.accepting(link)));
                 }
                 next.put(link.id(), new LinkListener(link, a, rails));
                 if (config.peerAddresses().isEmpty() && config.controlPort() != 0) {
-                    Subnets.otherEnd(a.address(), a.prefixLength()).ifPresent(other -> addDialer(
+                    Subnets.otherEnd(a.address(), a.prefixLength()).ifPresent(other -> table.dial(
                             new InetSocketAddress(other, config.controlPort()), new InetSocketAddress(a.address(), 0),
-                            link.peer()));
+                            link, link.peer()));
                 }
             } catch (IOException e) {
                 event("link " + link.id() + " (" + where + "): no rails: " + e.getMessage());
@@ -395,25 +355,29 @@ public final class HostFabric implements Fabric {
             return !used;
         });
         links = Map.copyOf(next);
-        List<TcpLinkEndpoint> endpoints = next.values().stream().limit(TcpRailDirectory.MAX_LINKS)
+        if (!explicitDialsAdded && !next.isEmpty()) {
+            HostLink first = next.values().iterator().next().link();
+            config.peerAddresses().forEach(a -> table.dial(a, null, first, null));
+            explicitDialsAdded = true;
+        }
+        publish(next.values().stream().limit(TcpRailDirectory.MAX_LINKS)
                 .map(l -> new TcpLinkEndpoint(l.link().id(), l.address().address(), l.rails().address().getPort(),
                         l.address().prefixLength()))
-                .toList();
-        int[] nb = LocalBlock.words(hostName, endpoints);
-        if (!Arrays.equals(nb, block)) {
-            block = nb;
-            generation++;
-            streams.values().forEach(SessionHandshake::announceChange);
-        }
+                .toList());
     }
 
-    private void addDialer(InetSocketAddress remote, InetSocketAddress bind, UUID expected) {
-        for (Dialer d : dialers) {
-            if (d.remote.equals(remote)) {
-                return;
-            }
+    /** Publishes xdlink's service with these rail listeners; peers are told when it changes. */
+    private void publish(List<TcpLinkEndpoint> endpoints) {
+        PropertyDirectory dir = XdlinkService.directory(XdlinkService.RAIL_TCP | XdlinkService.MULTI_RAIL,
+                TcpRailDirectory.entries(endpoints));
+        if (dir.equals(published)) {
+            return;
         }
-        dialers.add(new Dialer(remote, bind, expected));
+        if (published != null) {
+            xdomain.services().unregister(XdlinkService.KEY, published);
+        }
+        xdomain.services().register(XdlinkService.KEY, dir);
+        published = dir;
     }
 
     private RailAcceptor.Answer answerRail(String linkId, RailHello hello) {
@@ -425,114 +389,6 @@ public final class HostFabric implements Fabric {
                 rail -> rendezvous.offer(new RailRendezvous.Key(hello.from(), linkId, hello.index()), rail));
     }
 
-    /** Dials every session listener whose peer has no session; re-arms itself every reconnect interval. */
-    private void tick() {
-        if (closed) {
-            return;
-        }
-        for (Dialer d : dialers) {
-            if (d.inFlight || d.self) {
-                continue;
-            }
-            if (d.expected != null) {
-                PeerSession s = sessions.get(d.expected);
-                if (s != null && s.isUp()) {
-                    continue;
-                }
-            }
-            d.inFlight = true;
-            try {
-                ControlConnection.connect(loop, d.bind, d.remote, tcp, streamListener(d));
-            } catch (IOException e) {
-                d.inFlight = false;
-                noteDialError(d, e);
-            }
-        }
-        loop.schedule(tcp.reconnectInterval().toNanos(), this::tick);
-    }
-
-    private void noteDialError(Dialer d, IOException e) {
-        String msg = String.valueOf(e.getMessage());
-        if (!msg.equals(d.lastError)) {
-            d.lastError = msg;
-            event("dialling " + d.remote + ": " + msg);
-        }
-    }
-
-    private ControlConnection.Listener streamListener(Dialer dialer) {
-        return new ControlConnection.Listener() {
-            @Override
-            public void opened(ControlConnection c) {
-                if (closed) {
-                    c.close();
-                    return;
-                }
-                SessionHandshake hs = new SessionHandshake(local, dialer == null ? null : dialer.expected,
-                        peer -> !topology.linksTo(peer).isEmpty(), () -> block, () -> generation,
-                        c.channel(ControlConnection.SESSION_CHANNEL, c::close), loop, tcp.connectTimeout(),
-                        new SessionHandshake.Outcome() {
-                            @Override
-                            public void block(UUID peer, PropertyDirectory root) {
-                                onBlock(c, peer, root, dialer);
-                            }
-
-                            @Override
-                            public void failed(IOException why) {
-                                if (dialer != null && why.getMessage().contains("is this host itself")) {
-                                    dialer.self = true;
-                                }
-                                event(why.getMessage());
-                                c.close();
-                            }
-                        });
-                streams.put(c, hs);
-                hs.start();
-            }
-
-            @Override
-            public void closed(ControlConnection c, IOException cause) {
-                streams.remove(c);
-                if (dialer != null) {
-                    dialer.inFlight = false;
-                    noteDialError(dialer, cause);
-                }
-                for (PeerSession s : sessions.values()) {
-                    boolean wasUp = s.isUp();
-                    s.lost(c, cause);
-                    if (wasUp && !s.isUp()) {
-                        event("peer " + s.peer() + " lost: " + cause.getMessage());
-                    }
-                }
-            }
-        };
-    }
-
-    private void onBlock(ControlConnection c, UUID peer, PropertyDirectory root, Dialer dialer) {
-        if (dialer != null) {
-            dialer.expected = peer;
-            dialer.lastError = "";
-        }
-        List<TcpLinkEndpoint> endpoints;
-        try {
-            PropertyDirectory service = LocalBlock.service(root).orElseThrow(() ->
-                    new io.xdlink.rails.tcp.RailDirectoryException(LocalBlock.SERVICE_KEY, "the peer publishes no xdlink service"));
-            endpoints = TcpRailDirectory.read(service);
-        } catch (XdomainFormatException e) {
-            event("peer " + peer + " on " + c.name() + ": " + e.getMessage() + "; session refused");
-            c.close();
-            return;
-        }
-        PeerSession s = session(peer);
-        boolean wasUp = s.isUp();
-        if (!s.adopt(c, endpoints)) {
-            c.close();
-            return;
-        }
-        if (!wasUp) {
-            event("peer " + peer + " up on " + c.name());
-        }
-    }
-
     @Override
     public void close() {
         if (closed) {
@@ -541,8 +397,7 @@ public final class HostFabric implements Fabric {
         closed = true;
         try {
             onLoop(() -> {
-                sessions.values().forEach(s -> s.close("the host fabric is closed"));
-                streams.keySet().forEach(ControlConnection::close);
+                table.close("the host fabric is closed");
                 links.values().forEach(l -> l.rails().close());
                 controlListeners.values().forEach(TcpListener::close);
                 return null;

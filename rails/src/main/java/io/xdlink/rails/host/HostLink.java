@@ -10,6 +10,7 @@ import java.util.UUID;
  * One cable of a real host as sysfs shows it, with what xdlink needs to run rails over it.
  *
  * @param id                the XDomain device ({@code 0-1}): the link's name on this host
+ * @param route             the route string to the peer (the part of the name after the dash)
  * @param peer              the remote host's domain UUID
  * @param peerName          the remote host's device name (a Linux peer publishes its hostname)
  * @param netInterface      the thunderbolt-net interface of the link ({@code thunderbolt0}), from the network
@@ -17,7 +18,7 @@ import java.util.UUID;
  * @param state             what the link negotiated, from {@code tx/rx_speed} and {@code tx/rx_lanes}
  * @param hostRouterPciPath the host interface the link hangs off, when the tree says
  */
-public record HostLink(String id, UUID peer, String peerName, String netInterface, LinkState state,
+public record HostLink(String id, long route, UUID peer, String peerName, String netInterface, LinkState state,
                        Optional<String> hostRouterPciPath) {
 
     public LinkInfo info() {

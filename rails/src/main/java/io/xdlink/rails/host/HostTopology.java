@@ -51,7 +51,7 @@ public record HostTopology(Optional<UUID> localUuid, List<HostLink> links, List<
                 problems.add(p.name() + ": no thunderbolt-net interface under its network service; no TCP rails over it"
                         + " (is thunderbolt-net loaded and bound?)");
             } else {
-                links.add(new HostLink(p.name(), p.uniqueId(), p.deviceName(), ifname.get(), p.link().get(),
+                links.add(new HostLink(p.name(), p.route(), p.uniqueId(), p.deviceName(), ifname.get(), p.link().get(),
                         p.hostRouterPciPath()));
             }
         }

@@ -197,8 +197,7 @@ class HostFabricTest {
         HostFabric c = track(HostFabric.open(new HostFabricConfig(tree(stranger, A, "1"), 0, 0, a.sessionAddresses(),
                 Map.of(), new TcpSettings(0, 0, 64 << 10, Duration.ofMillis(500), Duration.ofMillis(10),
                 Duration.ofSeconds(2), Duration.ofMillis(20)))));
-        assertThatThrownBy(() -> c.openRail(A, "0-1", 0)).isInstanceOf(IOException.class)
-                .hasMessageContaining("no session with peer " + A);
+        assertThatThrownBy(() -> c.openRail(A, "0-1", 0)).isInstanceOf(IOException.class);
         await("A to refuse the stranger", () -> a.recentEvents().stream()
                 .anyMatch(e -> e.contains("host " + stranger) && e.contains("is not a peer of this host in sysfs")));
     }
