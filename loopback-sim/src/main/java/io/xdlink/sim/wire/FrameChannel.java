@@ -55,7 +55,7 @@ public final class FrameChannel {
     private final FrameFaults faults;
     private final boolean e2e;
     private final int rxRingFrames;
-    private final long[] leavesAt;
+    private final TxRing txRing;
     private final int capacity;
     private final SlotMemory slots;
     private final int[] slotOf;
@@ -72,8 +72,6 @@ public final class FrameChannel {
     private long reordered;
     private long corrupted;
     private long overflowAtSend;
-    private int txFirst;
-    private int txQueued;
     private long headSeen;
 
     // Receiver's side. `head` is the count of frames consumed (delivered or dropped).
@@ -105,7 +103,7 @@ public final class FrameChannel {
         this.faults = faults;
         this.e2e = e2e;
         this.rxRingFrames = rxRingFrames;
-        this.leavesAt = new long[txRingFrames];
+        this.txRing = new TxRing(txRingFrames);
         // Room for a duplicate and a held frame beyond what the rings hold. Without end-to-end flow control the
         // frames in flight are those in both rings, TX and RX.
         this.capacity = e2e ? rxRingFrames + 2 : rxRingFrames + txRingFrames + 2;
@@ -164,13 +162,12 @@ public final class FrameChannel {
         if (bucket == null) {
             arrival = Long.MIN_VALUE;
         } else {
-            if (!txRingHasRoom(now)) {
-                waker.wakeAt(leavesAt[txFirst]);
+            if (!txRing.hasRoom(now)) {
+                waker.wakeAt(txRing.nextRoomAt());
                 return false;
             }
             long leaves = bucket.reserve(length, now);
-            leavesAt[(txFirst + txQueued) % leavesAt.length] = leaves;
-            txQueued++;
+            txRing.add(leaves);
             arrival = leaves + wire.latencyNanos();
         }
         sent++;
@@ -207,15 +204,6 @@ public final class FrameChannel {
         }
         waker.wakeAt(arrival);
         return true;
-    }
-
-    /** Forgets frames that have left the wire; true when the TX ring has a free entry. */
-    private boolean txRingHasRoom(long now) {
-        while (txQueued > 0 && leavesAt[txFirst] <= now) {
-            txFirst = txFirst + 1 == leavesAt.length ? 0 : txFirst + 1;
-            txQueued--;
-        }
-        return txQueued < leavesAt.length;
     }
 
     /**
