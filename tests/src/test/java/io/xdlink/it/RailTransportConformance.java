@@ -3,6 +3,14 @@ package io.xdlink.it;
 import io.xdlink.rails.RailClosedException;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.agent.BackoffIdleStrategy;
+import io.xdlink.rails.verbs.Completion;
+import io.xdlink.rails.verbs.CompletionStatus;
+import io.xdlink.rails.verbs.Device;
+import io.xdlink.rails.verbs.DeviceConfig;
+import io.xdlink.rails.verbs.MemoryRegion;
+import io.xdlink.rails.verbs.WorkOpcode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +19,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,6 +54,32 @@ public abstract class RailTransportConformance extends ResourceTest {
 
     /** Moves the transport on while a test waits (a simulator advances its clock here); nothing by default. */
     protected void progress() {
+    }
+
+    /**
+     * Opens {@code count} more rails between the same two hosts, for the full-stack test (several rails to one
+     * peer, striped). Default: one more {@link #open()} per rail.
+     */
+    protected List<Ends> openRails(int count) throws Exception {
+        List<Ends> all = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            all.add(open());
+        }
+        return all;
+    }
+
+    /**
+     * The configuration of each device in the full-stack test: by default a progress thread that backs off when
+     * idle. A transport on a virtual clock returns an invoker configuration here and steps the devices in
+     * {@link #progress()} once {@link #devicesOpened} told it which.
+     */
+    protected DeviceConfig deviceConfig(UUID id) {
+        return DeviceConfig.builder().id(id).settings(RailsSettings.defaults()).thread(new BackoffIdleStrategy())
+                .seed(seed ^ id.getLeastSignificantBits()).build();
+    }
+
+    /** Called once the full-stack test's devices are open, before anything waits on them. */
+    protected void devicesOpened(Device a, Device b) {
     }
 
     protected long seed;
@@ -330,5 +365,106 @@ public abstract class RailTransportConformance extends ResourceTest {
                 assertThat(received.get(i)).isEqualTo(sent.get(i));
             }
         }
+    }
+
+    @Test
+    void framesWrittenInPlaceArriveAsWritten() throws Exception {
+        Ends e = ends();
+        assertThatThrownBy(() -> e.a().offer(MAX + 1, (buf, at) -> { })).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> e.a().offer(0, (buf, at) -> { })).isInstanceOf(IllegalArgumentException.class);
+        assumeReliable(e.a());
+        List<byte[]> sent = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            sent.add(randomFrame(1 + random.nextInt(MAX)));
+        }
+        List<byte[]> received = new ArrayList<>();
+        for (byte[] f : sent) {
+            await("room to write a frame in place", () -> {
+                if (e.a().offer(f.length, (buf, at) -> MemorySegment.copy(MemorySegment.ofArray(f), 0, buf, at, f.length))) {
+                    return true;
+                }
+                e.a().flush();
+                drain(e.b(), received);
+                return false;
+            });
+        }
+        await(sent.size() + " frames", () -> {
+            e.a().flush();
+            drain(e.b(), received);
+            return received.size() >= sent.size();
+        });
+        for (int i = 0; i < sent.size(); i++) {
+            assertThat(received.get(i)).as("frame %d, %s", i, seedNote()).isEqualTo(sent.get(i));
+        }
+    }
+
+    @Test
+    void theFullRailsStackRunsOverIt() throws Exception {
+        List<Ends> rails = openRails(2);
+        DevicePair p = closeLater(DevicePair.open(rails.stream().map(Ends::a).toList(),
+                rails.stream().map(Ends::b).toList(), this::deviceConfig, this::await));
+        devicesOpened(p.a, p.b);
+
+        // WRITEs of awkward sizes (one byte, a frame's payload and one more, striped ones) to random places.
+        int size = 6 << 20;
+        MemorySegment src = p.allocate(size);
+        MemorySegment dst = p.allocate(size);
+        byte[] noise = new byte[size];
+        random.nextBytes(noise);
+        MemorySegment.copy(MemorySegment.ofArray(noise), 0, src, 0, size);
+        MemoryRegion from = p.registerB(src);
+        MemoryRegion to = p.registerA(dst);
+        long[] lengths = {1, 2, 4044, 4045, 65_536, 65_537, (1 << 20) + 3, 3 << 20};
+        long at = 0;
+        for (int i = 0; i < lengths.length; i++) {
+            long len = lengths[i];
+            long srcOff = random.nextLong(size - len);
+            long dstOff = at;
+            at += len;
+            int id = i;
+            p.post("write " + i, () -> p.qpB.postWrite(id, from, srcOff, len, to.address() + dstOff, to.rkey()));
+            List<Completion> done = p.take(p.cqB, 1, "write of " + len + " bytes");
+            assertThat(done.getFirst().status()).as("write %d, %s", i, seedNote()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(dst.asSlice(dstOff, len).mismatch(src.asSlice(srcOff, len)))
+                    .as("write of %d bytes landed byte for byte, %s", len, seedNote()).isEqualTo(-1);
+        }
+        assertThat(dst.asSlice(at, 64).mismatch(MemorySegment.ofArray(new byte[64])))
+                .as("nothing written past the last write").isEqualTo(-1);
+
+        // SENDs into posted receives, and a WRITE_WITH_IMM that consumes one and reports its immediate.
+        MemorySegment inbox = p.allocate(16 * 4096);
+        MemoryRegion recv = p.registerA(inbox);
+        for (int i = 0; i < 16; i++) {
+            int slot = i;
+            p.post("receive " + i, () -> p.qpA.postRecv(100 + slot, recv, slot * 4096L, 4096));
+        }
+        int[] sendLengths = new int[15];
+        for (int i = 0; i < 15; i++) {
+            sendLengths[i] = 1 + random.nextInt(4096);
+            int n = i;
+            p.post("send " + i, () -> p.qpB.postSend(200 + n, from, n * 1000L, sendLengths[n]));
+        }
+        p.post("write with immediate", () -> p.qpB.postWriteWithImm(300, from, 0, 1000, to.address(), to.rkey(), 0xC0FFEE));
+        assertThat(p.take(p.cqB, 16, "sends")).allSatisfy(c -> assertThat(c.status()).isEqualTo(CompletionStatus.SUCCESS));
+        List<Completion> received = p.take(p.cqA, 16, "receives");
+        for (int i = 0; i < 15; i++) {
+            Completion c = received.get(i);
+            assertThat(c.opcode()).isEqualTo(WorkOpcode.RECV);
+            assertThat(c.wrId()).isEqualTo(100 + i);
+            assertThat(c.byteLen()).isEqualTo(sendLengths[i]);
+            assertThat(inbox.asSlice(i * 4096L, sendLengths[i]).mismatch(src.asSlice(i * 1000L, sendLengths[i])))
+                    .as("send %d, %s", i, seedNote()).isEqualTo(-1);
+        }
+        Completion imm = received.get(15);
+        assertThat(imm.opcode()).isEqualTo(WorkOpcode.RECV_WRITE_WITH_IMM);
+        assertThat(imm.hasImm()).isTrue();
+        assertThat(imm.imm()).isEqualTo(0xC0FFEE);
+        assertThat(imm.byteLen()).isEqualTo(1000);
+
+        // A WRITE with a key the target never gave out fails at the writer and leaves the target untouched.
+        MemorySegment before = MemorySegment.ofArray(dst.asSlice(0, 4096).toArray(ValueLayout.JAVA_BYTE));
+        p.post("a write with a bad key", () -> p.qpB.postWrite(400, from, 4096, 4096, to.address(), to.rkey() ^ 0x5A5A));
+        assertThat(p.take(p.cqB, 1, "the refused write").getFirst().status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+        assertThat(dst.asSlice(0, 4096).mismatch(before)).isEqualTo(-1);
     }
 }
