@@ -1,5 +1,6 @@
 package io.xdlink.cli;
 
+import io.xdlink.cli.doctor.DoctorCommand;
 import io.xdlink.cli.host.TopologyCommand;
 import io.xdlink.cli.params.ParamsCommand;
 import io.xdlink.cli.xdomain.XdomainCommand;
@@ -11,8 +12,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "USB4/Thunderbolt host-to-host RDMA bridge.",
-        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class, ParamsCommand.class,
-                XdomainCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class, DoctorCommand.class,
+                ParamsCommand.class, XdomainCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

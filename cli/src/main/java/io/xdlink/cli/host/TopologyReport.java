@@ -49,8 +49,8 @@ public final class TopologyReport {
             sb.append("No XDomain peers: no other host is connected over USB4.\n");
         }
         for (SysfsPeer p : view.peers()) {
-            sb.append('\n').append(p.name()).append("  ").append(p.deviceName().isEmpty() ? "(no name)" : p.deviceName())
-                    .append('\n');
+            sb.append('\n').append(p.name()).append("  ")
+                    .append(p.deviceName().isEmpty() ? "(no name)" : p.deviceName()).append('\n');
             row(sb, "vendor", (p.vendorName().isEmpty() ? "" : p.vendorName() + " ") + "(" + hex(p.vendorId())
                     + "), device " + hex(p.deviceId()));
             row(sb, "UUID", p.uniqueId().toString());

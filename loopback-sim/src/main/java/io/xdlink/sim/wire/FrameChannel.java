@@ -124,6 +124,21 @@ public final class FrameChannel {
      * @throws RailClosedException when the channel failed or the receiver closed it
      */
     public boolean offer(MemorySegment frame) {
+        return offer((int) frame.byteSize(), frame, null);
+    }
+
+    /**
+     * Sends one frame that {@code writer} writes straight into the ring slot, so the sender builds it exactly once
+     * (sender's thread). The writer runs only when the frame is taken.
+     *
+     * @return false when the TX ring (or, with end-to-end flow control, the receiver's ring) has no room
+     * @throws RailClosedException when the channel failed or the receiver closed it
+     */
+    public boolean offer(int length, RailTransport.FrameWriter writer) {
+        return offer(length, null, writer);
+    }
+
+    private boolean offer(int length, MemorySegment frame, RailTransport.FrameWriter writer) {
         String f = failure;
         if (f != null) {
             throw new RailClosedException(f);
@@ -131,7 +146,6 @@ public final class FrameChannel {
         if (receiverClosed) {
             throw new RailClosedException("the peer closed the rail");
         }
-        int length = (int) frame.byteSize();
         long reserved = tail + (holding ? 1 : 0);
         long consumed = (long) HEAD.getAcquire(this);
         if (e2e && reserved - consumed >= rxRingFrames) {
@@ -165,7 +179,7 @@ public final class FrameChannel {
             overflowAtSend++;
             return true;
         }
-        write(reserved, frame, length, arrival, (fate & FrameFaults.CORRUPT) != 0);
+        write(reserved, frame, writer, length, arrival, (fate & FrameFaults.CORRUPT) != 0);
         if (duplicate) {
             copySlot(reserved, reserved + 1);
             duplicated++;
@@ -214,10 +228,15 @@ public final class FrameChannel {
         return 1;
     }
 
-    private void write(long position, MemorySegment frame, int length, long arrival, boolean corrupt) {
+    private void write(long position, MemorySegment frame, RailTransport.FrameWriter writer, int length,
+                       long arrival, boolean corrupt) {
         int p = index(position);
         MemorySegment slot = slots.forWriting(slotOf[p]);
-        MemorySegment.copy(frame, 0, slot, 0, length);
+        if (writer != null) {
+            writer.write(slot, 0);
+        } else {
+            MemorySegment.copy(frame, 0, slot, 0, length);
+        }
         if (corrupt) {
             long bit = faults.bitToFlip(length);
             byte b = slot.get(ValueLayout.JAVA_BYTE, bit >>> 3);

@@ -44,6 +44,19 @@ public final class SimRailTransport implements RailTransport {
         return out.offer(frame);
     }
 
+    /** Builds the frame in place in the simulated TX ring slot: the only copy between the sender and the wire. */
+    @Override
+    public boolean offer(int length, FrameWriter writer) {
+        if (closed) {
+            throw new RailClosedException(info.name() + " is closed");
+        }
+        if (length < 1 || length > MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException(info.name() + ": a frame must be 1.." + MAX_FRAME_BYTES
+                    + " bytes, got " + length);
+        }
+        return out.offer(length, writer);
+    }
+
     @Override
     public int poll(FrameReceiver receiver, int limit) {
         if (closed) {

@@ -58,6 +58,32 @@ class SimRailTransportTest {
     }
 
     @Test
+    void aFrameWriterBuildsTheFrameInTheRingSlotAndOnlyWhenTheFrameIsTaken() {
+        SimRail r = new SimRail("c/rail0", "c", LinkState.of(Generation.GEN3, 2),
+                new Wire("c:a->b", clock, 40_000, 1_000), new Wire("c:b->a", clock, 40_000, 1_000), FaultPlan.NONE,
+                new SimRail.Rings(2, 2), new SimRail.Rings(2, 2), new Waker(clock), () -> { });
+        int[] writes = {0};
+        RailTransport.FrameWriter writer = (buffer, offset) -> {
+            writes[0]++;
+            Frames.fill(buffer.asSlice(offset, 300), writes[0]);
+        };
+        assertThat(r.endA().offer(300, writer)).isTrue();
+        assertThat(r.endA().offer(300, writer)).isTrue();
+        assertThat(r.endA().offer(300, writer)).as("the receiver's two-entry ring is full").isFalse();
+        assertThat(writes[0]).isEqualTo(2);
+        assertThatThrownBy(() -> r.endA().offer(0, writer)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> r.endA().offer(4097, writer)).isInstanceOf(IllegalArgumentException.class);
+        scheduler.advance(1_000_000);
+        List<Long> got = new ArrayList<>();
+        r.endB().poll(f -> {
+            assertThat(f.byteSize()).isEqualTo(300);
+            assertThat(Frames.intact(f, Frames.seq(f))).isTrue();
+            got.add(Frames.seq(f));
+        }, 10);
+        assertThat(got).containsExactly(1L, 2L);
+    }
+
+    @Test
     void afterItsOwnCloseAnEndRefusesEverything() {
         SimRail r = rail();
         r.endA().close();
@@ -96,7 +122,7 @@ class SimRailTransportTest {
     void twoThreadsMoveFramesUnpacedWithoutLossOrDamage() throws Exception {
         try (SystemScheduler system = new SystemScheduler("sim-test")) {
             SimRail r = rail(SimClock.unpaced(system), LinkState.of(Generation.GEN3, 2));
-            int frames = 200_000;
+            int frames = 50_000;
             Thread sender = Thread.ofPlatform().start(() -> {
                 MemorySegment f = Frames.frame(0, 256);
                 for (long i = 0; i < frames; ) {

@@ -51,7 +51,8 @@ public final class LinkDiagnosis {
     private static LinkFinding link(SysfsPeer peer) {
         String who = who(peer);
         if (peer.link().isEmpty()) {
-            return new LinkFinding(peer.name(), true, who + ": the kernel does not show the negotiated speed and lanes",
+            return new LinkFinding(peer.name(), "link", true,
+                    who + ": the kernel does not show the negotiated speed and lanes",
                     "read the problems listed for " + peer.name() + "; if the files are missing, run a kernel that"
                             + " exports rx/tx_speed and rx/tx_lanes for XDomain devices");
         }
@@ -59,35 +60,37 @@ public final class LinkDiagnosis {
         String seen = who + ": " + LinkStateText.describe(link);
         Optional<String> warning = linkWarning(link);
         if (warning.isEmpty()) {
-            return new LinkFinding(peer.name(), false, seen, "");
+            return new LinkFinding(peer.name(), "link", false, seen, "");
         }
         String fix = link.txLanes() == 1
                 ? "lane bonding failed or was refused: replug the cable, try a certified 40 Gb/s (or 80 Gb/s) cable"
                         + " and another port, and look for bonding messages in dmesg (boot with"
                         + " thunderbolt.dyndbg=+p); some controllers refuse inter-domain bonding"
                 : "replug the cable; report the controller pair if it persists";
-        return new LinkFinding(peer.name(), true, seen + "; " + warning.get(), fix);
+        return new LinkFinding(peer.name(), "link", true, seen + "; " + warning.get(), fix);
     }
 
     private static LinkFinding network(SysfsPeer peer) {
         String who = who(peer);
         Optional<SysfsService> net = peer.services().stream().filter(SysfsService::isNetwork).findFirst();
         if (net.isEmpty()) {
-            return new LinkFinding(peer.name(), true, who + ": publishes no network service, so there is no"
-                    + " thunderbolt-net IP link to run rails over", "load thunderbolt-net on the peer"
-                    + " (modprobe thunderbolt-net)");
+            return new LinkFinding(peer.name(), "network", true,
+                    who + ": publishes no network service, so there is no thunderbolt-net IP link to run rails over",
+                    "load thunderbolt-net on the peer (modprobe thunderbolt-net)");
         }
         SysfsService s = net.get();
         if (s.driver().isEmpty()) {
-            return new LinkFinding(peer.name(), true, who + ": network service " + s.name() + " is bound to no driver",
+            return new LinkFinding(peer.name(), "network", true,
+                    who + ": network service " + s.name() + " is bound to no driver",
                     "load thunderbolt-net here (modprobe thunderbolt-net)");
         }
         if (s.netInterfaces().isEmpty()) {
-            return new LinkFinding(peer.name(), true, who + ": network service " + s.name() + " is bound to "
+            return new LinkFinding(peer.name(), "network", true, who + ": network service " + s.name()
+                    + " is bound to "
                     + s.driver().get() + " but has no network interface", "reload thunderbolt-net, or replug the"
                     + " cable; check dmesg for thunderbolt-net errors");
         }
-        return new LinkFinding(peer.name(), false, who + ": network service " + s.name() + " bound to "
+        return new LinkFinding(peer.name(), "network", false, who + ": network service " + s.name() + " bound to "
                 + s.driver().get() + " as " + String.join(", ", s.netInterfaces()), "");
     }
 
@@ -95,12 +98,14 @@ public final class LinkDiagnosis {
         String who = who(peer);
         Optional<SysfsService> x = peer.services().stream().filter(SysfsService::isXdlink).findFirst();
         if (x.isEmpty()) {
-            return new LinkFinding(peer.name(), false, who + ": does not publish xdlink's XDomain service (xdlink"
+            return new LinkFinding(peer.name(), "xdlink", false, who
+                    + ": does not publish xdlink's XDomain service (xdlink"
                     + " reaches it over the network service's IP link)", "");
         }
         SysfsService s = x.get();
-        return new LinkFinding(peer.name(), false, who + ": publishes xdlink's service " + s.name() + " (protocol "
-                + ServiceText.protocol(s) + ")" + s.driver().map(d -> ", bound to " + d).orElse(", unbound"), "");
+        return new LinkFinding(peer.name(), "xdlink", false, who + ": publishes xdlink's service " + s.name()
+                + " (protocol " + ServiceText.protocol(s) + ")"
+                + s.driver().map(d -> ", bound to " + d).orElse(", unbound"), "");
     }
 
     static String who(SysfsPeer peer) {

@@ -29,6 +29,7 @@ class LinkDiagnosisTest {
         List<LinkFinding> f = LinkDiagnosis.diagnose(peer(LinkState.of(Generation.GEN3, 1),
                 network("thunderbolt-net", "thunderbolt0")));
 
+        assertThat(f).extracting(LinkFinding::aspect).containsExactly("link", "network", "xdlink");
         assertThat(f.getFirst().warning()).isTrue();
         assertThat(f.getFirst().summary()).isEqualTo("0-1 evo-x3: Gen 3, 1 x 20 Gb/s each way = 20 Gb/s, single lane;"
                 + " Gen 3 link running single lane: 20 Gb/s each way instead of 40 Gb/s bonded");
