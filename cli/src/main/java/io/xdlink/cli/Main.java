@@ -1,5 +1,6 @@
 package io.xdlink.cli;
 
+import io.xdlink.cli.bench.BenchCommand;
 import io.xdlink.cli.doctor.DoctorCommand;
 import io.xdlink.cli.host.TopologyCommand;
 import io.xdlink.cli.params.ParamsCommand;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "USB4/Thunderbolt host-to-host RDMA bridge.",
-        subcommands = {CommandLine.HelpCommand.class, TopologyCommand.class, DoctorCommand.class,
+        subcommands = {CommandLine.HelpCommand.class, BenchCommand.class, TopologyCommand.class, DoctorCommand.class,
                 ParamsCommand.class, XdomainCommand.class})
 public final class Main implements Runnable {
 
@@ -31,6 +32,13 @@ public final class Main implements Runnable {
     /** The configured command line, with xdlink's handling of bad input (one line, no stack trace). */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        // A mistyped option is one line naming it, not a page of usage: the user asked for something specific.
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine line = ex.getCommandLine();
+            line.getErr().println(line.getCommandSpec().qualifiedName() + ": " + ex.getMessage()
+                    + " (see " + line.getCommandSpec().qualifiedName() + " --help)");
+            return 2;
+        });
         cl.setExecutionExceptionHandler((ex, line, parseResult) -> {
             line.getErr().println("xdlink: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
             return ex instanceof UsageException ? 2 : 1;

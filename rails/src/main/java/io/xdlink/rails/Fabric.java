@@ -4,6 +4,7 @@ import io.xdlink.xdomain.ControlChannel;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -27,6 +28,23 @@ public interface Fabric extends AutoCloseable {
      * rail; this call may wait for the peer's side during set-up, never afterwards.
      */
     RailTransport openRail(UUID peer, String linkId, int index) throws IOException;
+
+    /**
+     * The far end of a loopback link: the simulated peer's own view of the fabric, whose {@code openRail} meets ours
+     * over the same cable. Empty for a real peer, which runs its own end. The collective-library plugin puts
+     * {@code accept} on the far end of a loopback device, so two ranks in one process can connect over it.
+     */
+    default Optional<Fabric> far(UUID peer) {
+        return Optional.empty();
+    }
+
+    /**
+     * The PCI device directory under {@code /sys} of the USB4 host router the links to {@code peer} leave from
+     * ({@code /sys/devices/pci0000:00/0000:00:0d.2}); empty for a simulated fabric.
+     */
+    default Optional<String> hostRouterPciPath(UUID peer) {
+        return Optional.empty();
+    }
 
     @Override
     void close();

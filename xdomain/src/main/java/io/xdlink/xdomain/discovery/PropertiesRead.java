@@ -21,6 +21,11 @@ import java.util.function.Consumer;
  * 0 (Linux loops), a chunk that runs past the block length (Linux writes past its buffer), an empty chunk (no
  * progress), and a generation that changes between chunks (Linux would assemble a torn block from two generations;
  * the peer also sends PROPERTIES_CHANGED, and the retry reads the new block whole).
+ *
+ * <p>Any chunk of at least one dword is taken, as the spec's n = length - 15 says. By our reading of
+ * {@code tb_xdp_properties_request}, Linux compares the length field against its whole response struct (18
+ * dwords) before subtracting, and so refuses a last chunk of 1 or 2 dwords: a Linux host would fail to read a block
+ * of 46, 47, 91, 92, ... dwords. xdlink reads them (see the discovery tests).
  */
 final class PropertiesRead {
     private final Transactions transactions;

@@ -155,7 +155,7 @@ class PropertyBlockTest {
         SplittableRandom r = Seeds.random(seed);
         int parsed = 0;
         int[] formatted = null;
-        for (int i = 0; i < 110_000; i++) {
+        for (int i = 0; i < 115_000; i++) {
             int[] block;
             if (i % 10 == 0) {
                 // a fresh tree every ten cases; the cases in between mutate its block

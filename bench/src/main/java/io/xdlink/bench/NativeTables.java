@@ -1,0 +1,79 @@
+package io.xdlink.bench;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The plugin library's {@code ncclNetPlugin_v12} table, called from Java through downcalls, as a host would call it
+ * from C. Loading the library into a running JVM makes its shim use that JVM, so the calls come back to Java
+ * through the same upcalls a collective library's calls take.
+ */
+final class NativeTables {
+    /** Where the plugin library is: {@code -Dxdlink.plugin.so=...}, else the build's layout. */
+    static final Path SO = Path.of(System.getProperty("xdlink.plugin.so",
+            "ccl-plugin/target/xdlink-plugin/libnccl-net-xdlink.so"));
+
+    final MethodHandle init;
+    final MethodHandle devices;
+    final MethodHandle listen;
+    final MethodHandle connect;
+    final MethodHandle accept;
+    final MethodHandle regMr;
+    final MethodHandle deregMr;
+    final MethodHandle isend;
+    final MethodHandle irecv;
+    final MethodHandle test;
+    final MethodHandle closeSend;
+    final MethodHandle closeRecv;
+    final MethodHandle closeListen;
+    final MethodHandle finalizeContext;
+
+    NativeTables() {
+        if (!Files.isRegularFile(SO)) {
+            throw new IllegalStateException(SO.toAbsolutePath() + " does not exist: build the plugin "
+                    + "(./mvnw -pl ccl-plugin -am package) or pass -Dxdlink.plugin.so=PATH");
+        }
+        SymbolLookup lib = SymbolLookup.libraryLookup(SO.toAbsolutePath(), Arena.global());
+        MemorySegment table = lib.find("ncclNetPlugin_v12").orElseThrow().reinterpret(22 * ADDRESS.byteSize());
+        init = slot(table, 1, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS));
+        devices = slot(table, 2, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        listen = slot(table, 4, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+        connect = slot(table, 5, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        accept = slot(table, 6, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        regMr = slot(table, 7, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS));
+        deregMr = slot(table, 9, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        isend = slot(table, 10, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS,
+                ADDRESS, ADDRESS));
+        irecv = slot(table, 11, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS,
+                ADDRESS, ADDRESS, ADDRESS));
+        test = slot(table, 13, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        closeSend = slot(table, 14, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        closeRecv = slot(table, 15, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        closeListen = slot(table, 16, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        finalizeContext = slot(table, 20, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    }
+
+    private static MethodHandle slot(MemorySegment table, int index, FunctionDescriptor fd) {
+        MemorySegment fn = table.getAtIndex(ADDRESS, index);
+        if (fn.address() == 0) {
+            throw new IllegalStateException("ncclNetPlugin_v12 slot " + index + " is NULL");
+        }
+        return Linker.nativeLinker().downcallHandle(fn, fd, Linker.Option.critical(false));
+    }
+
+    static void ok(int rc, String what) {
+        if (rc != 0) {
+            throw new IllegalStateException(what + " returned ncclResult " + rc);
+        }
+    }
+}

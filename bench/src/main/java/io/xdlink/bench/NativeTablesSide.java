@@ -1,0 +1,125 @@
+package io.xdlink.bench;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/** A ping-pong side calling the plugin's {@code ncclNetPlugin_v12} table. */
+final class NativeTablesSide implements PingPongSide {
+    private final NativeTables t;
+    private final MemorySegment send;
+    private final MemorySegment recv;
+    private final MemorySegment out;
+    private final MemorySegment in;
+    private final MemorySegment outMh;
+    private final MemorySegment data;
+    private final MemorySegment sizes;
+    private final MemorySegment tags;
+    private final MemorySegment mhs;
+    private final MemorySegment phandles;
+    private final MemorySegment receiveRequest;
+    private final MemorySegment sendRequest;
+    private final MemorySegment done;
+
+    private NativeTablesSide(NativeTables t, MemorySegment send, MemorySegment recv, Arena arena) throws Throwable {
+        this.t = t;
+        this.send = send;
+        this.recv = recv;
+        out = arena.allocate(8, 64);
+        in = arena.allocate(8, 64);
+        MemorySegment mh = arena.allocate(ADDRESS);
+        NativeTables.ok((int) t.regMr.invokeExact(send, out, 8L, 1, mh), "regMr");
+        outMh = mh.get(ADDRESS, 0);
+        MemorySegment inMh = arena.allocate(ADDRESS);
+        NativeTables.ok((int) t.regMr.invokeExact(recv, in, 8L, 1, inMh), "regMr");
+        data = arena.allocate(ADDRESS);
+        data.set(ADDRESS, 0, in);
+        sizes = arena.allocate(JAVA_LONG);
+        sizes.set(JAVA_LONG, 0, 8);
+        tags = arena.allocate(JAVA_INT);
+        mhs = inMh;
+        phandles = arena.allocate(ADDRESS);
+        receiveRequest = arena.allocate(ADDRESS);
+        sendRequest = arena.allocate(ADDRESS);
+        done = arena.allocate(JAVA_INT);
+    }
+
+    /** Two sides joined by two connections over device 0, under one per-communicator context. */
+    static NativeTablesSide[] pair(NativeTables t, Arena arena) throws Throwable {
+        MemorySegment ctxOut = arena.allocate(ADDRESS);
+        MemorySegment config = arena.allocate(JAVA_INT);
+        config.set(JAVA_INT, 0, -1);
+        NativeTables.ok((int) t.init.invokeExact(ctxOut, 2L, config, MemorySegment.NULL, MemorySegment.NULL), "init");
+        MemorySegment ctx = ctxOut.get(ADDRESS, 0);
+        MemorySegment ndev = arena.allocate(JAVA_INT);
+        NativeTables.ok((int) t.devices.invokeExact(ndev), "devices");
+        if (ndev.get(JAVA_INT, 0) < 1) {
+            throw new IllegalStateException("the plugin has no devices: set XDLINK_PARAMS, e.g. loopback=1");
+        }
+        MemorySegment[] sends = new MemorySegment[2];
+        MemorySegment[] recvs = new MemorySegment[2];
+        for (int i = 0; i < 2; i++) {
+            MemorySegment handle = arena.allocate(128);
+            MemorySegment lc = arena.allocate(ADDRESS);
+            NativeTables.ok((int) t.listen.invokeExact(ctx, 0, handle, lc), "listen");
+            MemorySegment sc = arena.allocate(ADDRESS);
+            MemorySegment rc = arena.allocate(ADDRESS);
+            MemorySegment devComm = arena.allocate(ADDRESS);
+            while (sc.get(ADDRESS, 0).address() == 0 || rc.get(ADDRESS, 0).address() == 0) {
+                if (sc.get(ADDRESS, 0).address() == 0) {
+                    NativeTables.ok((int) t.connect.invokeExact(ctx, 0, handle, sc, devComm), "connect");
+                }
+                if (rc.get(ADDRESS, 0).address() == 0) {
+                    NativeTables.ok((int) t.accept.invokeExact(lc.get(ADDRESS, 0), rc, devComm), "accept");
+                }
+            }
+            NativeTables.ok((int) t.closeListen.invokeExact(lc.get(ADDRESS, 0)), "closeListen");
+            sends[i] = sc.get(ADDRESS, 0);
+            recvs[i] = rc.get(ADDRESS, 0);
+        }
+        return new NativeTablesSide[] {new NativeTablesSide(t, sends[0], recvs[1], arena),
+            new NativeTablesSide(t, sends[1], recvs[0], arena)};
+    }
+
+    @Override
+    public boolean postReceive() throws Throwable {
+        NativeTables.ok((int) t.irecv.invokeExact(recv, 1, data, sizes, tags, mhs, phandles, receiveRequest), "irecv");
+        return receiveRequest.get(ADDRESS, 0).address() != 0;
+    }
+
+    @Override
+    public boolean postSend() throws Throwable {
+        NativeTables.ok((int) t.isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, sendRequest), "isend");
+        return sendRequest.get(ADDRESS, 0).address() != 0;
+    }
+
+    @Override
+    public boolean receiveDone() throws Throwable {
+        return test(receiveRequest);
+    }
+
+    @Override
+    public boolean sendDone() throws Throwable {
+        return test(sendRequest);
+    }
+
+    private boolean test(MemorySegment request) throws Throwable {
+        NativeTables.ok((int) t.test.invokeExact(request.get(ADDRESS, 0), done, MemorySegment.NULL), "test");
+        return done.get(JAVA_INT, 0) != 0;
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            NativeTables.ok((int) t.closeSend.invokeExact(send), "closeSend");
+            NativeTables.ok((int) t.closeRecv.invokeExact(recv), "closeRecv");
+        } catch (Exception | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package io.xdlink.ccl;
+
+import io.xdlink.ccl.engine.Connection;
+import io.xdlink.ccl.engine.RegisteredMemory;
+import io.xdlink.rails.verbs.Access;
+import io.xdlink.rails.verbs.Completion;
+import io.xdlink.rails.verbs.CompletionQueue;
+import io.xdlink.rails.verbs.MemoryRegion;
+import io.xdlink.rails.verbs.QpState;
+import io.xdlink.rails.verbs.QueuePair;
+
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One connection end over a rails queue pair and its completion queue. A receiving end keeps
+ * {@link #IMMEDIATE_RECEIVES} empty receives posted, because each write-with-immediate from the peer consumes one,
+ * and posts a new one for every one consumed.
+ */
+final class RailsConnection implements Connection {
+    /** Writes with immediate one receive comm can have landing at once: 32 receives of 8 buffers. */
+    static final int IMMEDIATE_RECEIVES = CclNet.MAX_REQUESTS * CclNet.MAX_RECVS;
+    /** Completion-queue and send-queue room for a send comm's writes (each up to one chunk) and messages. */
+    static final int QUEUE_DEPTH = 2 * IMMEDIATE_RECEIVES + 2 * CclNet.MAX_REQUESTS;
+    /** Work ids of the empty receives for immediates, above any id the comms use. */
+    private static final long IMMEDIATE_RECEIVE_ID = Long.MIN_VALUE;
+
+    private final QueuePair qp;
+    private final CompletionQueue cq;
+    private final Completion[] batch = new Completion[64];
+    private final Map<Long, MemorySegment> receiveBuffers = new HashMap<>();
+    private final boolean receivesImmediates;
+
+
+    RailsConnection(QueuePair qp, CompletionQueue cq, boolean receivesImmediates) {
+        this.qp = qp;
+        this.cq = cq;
+        this.receivesImmediates = receivesImmediates;
+
+        if (receivesImmediates) {
+            for (int i = 0; i < IMMEDIATE_RECEIVES; i++) {
+                if (!qp.postRecv(IMMEDIATE_RECEIVE_ID, null, 0, 0)) {
+                    throw new IllegalStateException("the queue pair took only " + i + " of " + IMMEDIATE_RECEIVES
+                            + " receives for immediates");
+                }
+            }
+        }
+    }
+
+    /** Memory registered on a rails protection domain. */
+    private record RailsMemory(MemorySegment segment, MemoryRegion region) implements RegisteredMemory {
+        @Override
+        public long remoteKey() {
+            return Integer.toUnsignedLong(region.rkey());
+        }
+
+        @Override
+        public void close() {
+            region.deregister();
+        }
+    }
+
+    /** The engine's chunk: rails carries messages of 64 MiB and more, so a chunk always fits in one write. */
+    @Override
+    public long maxWriteBytes() {
+        return Connection.MIN_WRITE_BYTES;
+    }
+
+    @Override
+    public RegisteredMemory register(MemorySegment region) {
+        return new RailsMemory(region, qp.pd().register(region, Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+    }
+
+    private static MemoryRegion region(RegisteredMemory memory) {
+        return ((RailsMemory) memory).region();
+    }
+
+    private static long offset(RegisteredMemory memory, MemorySegment part) {
+        return part.address() - memory.segment().address();
+    }
+
+    @Override
+    public boolean postWrite(long workId, MemorySegment source, RegisteredMemory sourceMemory, RemoteBuffer target) {
+        return qp.postWrite(workId, region(sourceMemory), offset(sourceMemory, source), source.byteSize(),
+                target.address(), (int) target.remoteKey());
+    }
+
+    @Override
+    public boolean postWriteWithImmediate(long workId, MemorySegment source, RegisteredMemory sourceMemory,
+                                          RemoteBuffer target, int immediate) {
+        return qp.postWriteWithImm(workId, region(sourceMemory), offset(sourceMemory, source), source.byteSize(),
+                target.address(), (int) target.remoteKey(), immediate);
+    }
+
+    @Override
+    public boolean postSend(long workId, RegisteredMemory memory, MemorySegment message) {
+        return qp.postSend(workId, region(memory), offset(memory, message), message.byteSize());
+    }
+
+    @Override
+    public boolean postReceive(long workId, RegisteredMemory memory, MemorySegment buffer) {
+        if (!qp.postRecv(workId, region(memory), offset(memory, buffer), buffer.byteSize())) {
+            return false;
+        }
+        receiveBuffers.put(workId, buffer);
+        return true;
+    }
+
+    @Override
+    public int poll(CompletionHandler handler, int max) {
+        int n = cq.poll(max >= batch.length ? batch : new Completion[Math.max(1, max)]);
+        for (int i = 0; i < n; i++) {
+            Completion c = batch[i];
+            String error = c.isSuccess() ? null : c.status() + " on " + c.opcode();
+            switch (c.opcode()) {
+                case WRITE, WRITE_WITH_IMM, SEND -> handler.onPostComplete(c.wrId(), error);
+                case RECV -> {
+                    MemorySegment buffer = receiveBuffers.remove(c.wrId());
+                    if (buffer == null) {
+                        handler.onReceive(c.wrId(), MemorySegment.NULL, "a message arrived in no posted buffer");
+                    } else {
+                        handler.onReceive(c.wrId(), buffer.asSlice(0, Math.min(buffer.byteSize(), c.byteLen())), error);
+                    }
+                }
+                case RECV_WRITE_WITH_IMM -> {
+                    handler.onImmediate(c.imm(), c.byteLen(), error);
+                    if (error == null && receivesImmediates) {
+                        qp.postRecv(IMMEDIATE_RECEIVE_ID, null, 0, 0);
+                    }
+                }
+                default -> handler.onImmediate(-1, 0, error == null ? "unexpected " + c.opcode() : error);
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public boolean isOpen() {
+        QpState s = qp.state();
+        return s != QpState.ERROR && s != QpState.CLOSED;
+    }
+
+    @Override
+    public void close() {
+        qp.close();
+    }
+}

@@ -1,0 +1,60 @@
+package io.xdlink.ccl;
+
+import io.xdlink.ccl.engine.Device;
+import io.xdlink.params.Params;
+import io.xdlink.rails.Fabric;
+import io.xdlink.rails.PeerInfo;
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.verbs.DeviceConfig;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The rails devices behind the plugin's devices: one for this host over the whole fabric (its rails to every peer),
+ * and, for each loopback peer, one for the simulated peer's end. Closing this closes them all.
+ */
+final class RailsDevices implements Devices.Source {
+    private final Params params;
+    private final RailsDevice.End near;
+    private final Fabric fabric;
+    private final List<io.xdlink.rails.verbs.Device> owned = new ArrayList<>();
+
+    RailsDevices(Fabric fabric, Params params) {
+        this.fabric = fabric;
+        this.params = params;
+        this.near = RailsDevice.End.of(open(fabric));
+    }
+
+    private io.xdlink.rails.verbs.Device open(Fabric f) {
+        // A rails device is named after its host, so a handle says which host is listening.
+        io.xdlink.rails.verbs.Device d = io.xdlink.rails.verbs.Device.open(f, DeviceConfig.builder()
+                .id(f.localDomain()).settings(RailsSettings.from(params)).build());
+        owned.add(d);
+        return d;
+    }
+
+    @Override
+    public Device open(int dev, PeerInfo peer, Optional<Fabric> far) throws CclException {
+        String name = "device " + dev + " (" + peer.name() + ")";
+        try {
+            if (far.isPresent()) {
+                RailsDevice.End farEnd = RailsDevice.End.of(open(far.get()));
+                return new RailsDevice(near, farEnd, far.get().localDomain(), name);
+            }
+            return new RailsDevice(near, near, peer.domain(), name);
+        } catch (RuntimeException e) {
+            throw CclException.system(name + ": cannot open its rails: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (io.xdlink.rails.verbs.Device d : owned.reversed()) {
+            d.close();
+        }
+        owned.clear();
+        fabric.close();
+    }
+}

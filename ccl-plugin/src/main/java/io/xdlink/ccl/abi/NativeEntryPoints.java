@@ -1,0 +1,354 @@
+package io.xdlink.ccl.abi;
+
+import io.xdlink.ccl.CclContext;
+import io.xdlink.ccl.CclException;
+import io.xdlink.ccl.CclLog;
+import io.xdlink.ccl.CclNet;
+import io.xdlink.ccl.CclNets;
+import io.xdlink.ccl.CclResult;
+import io.xdlink.ccl.Comm;
+import io.xdlink.ccl.DeviceProperties;
+import io.xdlink.ccl.ListenComm;
+import io.xdlink.ccl.MemoryHandle;
+import io.xdlink.ccl.RecvComm;
+import io.xdlink.ccl.Request;
+import io.xdlink.ccl.SendComm;
+import io.xdlink.ccl.abi.HandleTable.Kind;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.Map;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The version-neutral entry points behind the shim's trampolines, one static method per slot of
+ * {@code xdl_java_api_t}. Each returns a negative {@code ncclResult} on failure, else its result (a handle id, a
+ * count, a flag; 0 stands for NULL), and catches every {@link Throwable}: an exception escaping an upcall would
+ * take the host process down.
+ *
+ * <p>Native pointers arrive as zero-length segments and are sized here from the ABI's rules; handle ids are checked
+ * against {@link HandleTable}, so a stale or foreign pointer from the host is an error, never a crash.
+ */
+final class NativeEntryPoints {
+    private static final Object LOCK = new Object();
+    private static final HandleTable HANDLES = new HandleTable();
+    private static final Map<Integer, MemorySegment[]> DEVICE_STRINGS = new HashMap<>();
+    private static volatile CclLog log = CclLog.system();
+    private static volatile CclNet net;
+    private static long legacyContext;
+
+    private NativeEntryPoints() {
+    }
+
+    static void useLog(CclLog newLog) {
+        log = newLog;
+    }
+
+    static CclLog log() {
+        return log;
+    }
+
+    private static CclNet net() throws CclException {
+        CclNet n = net;
+        if (n != null) {
+            return n;
+        }
+        synchronized (LOCK) {
+            if (net == null) {
+                net = CclNets.fromEnvironment(log);
+            }
+            return net;
+        }
+    }
+
+    private static long fail(String entry, Throwable t) {
+        try {
+            if (t instanceof CclException e) {
+                log.warn("NET/xdlink : " + entry + ": " + e.getMessage());
+                return -e.result().code();
+            }
+            log.warn("NET/xdlink : " + entry + " failed: " + t);
+        } catch (Throwable ignored) {
+            // logging failed too; the code still reaches the host
+        }
+        return -CclResult.INTERNAL_ERROR.code();
+    }
+
+    private static <T> T lookup(long id, Kind kind, Class<T> type, String what) throws CclException {
+        Object o = HANDLES.get(id, kind);
+        if (o == null) {
+            throw CclException.internal(String.format("%s 0x%x is not a live %s handle", what, id,
+                    kind.name().toLowerCase(java.util.Locale.ROOT)));
+        }
+        return type.cast(o);
+    }
+
+    private static Comm comm(long id) throws CclException {
+        Object o = HANDLES.get(id, Kind.SEND);
+        if (o == null) {
+            o = HANDLES.get(id, Kind.RECV);
+        }
+        if (o == null) {
+            throw CclException.internal(String.format("comm 0x%x is not a live send or receive comm", id));
+        }
+        return (Comm) o;
+    }
+
+    static long init(int abi, long commId, int trafficClass) {
+        try {
+            CclNet n = net();
+            if (abi <= 10) {
+                // Older hosts init once per process and never finalize: one context serves them all.
+                synchronized (LOCK) {
+                    if (legacyContext == 0) {
+                        legacyContext = HANDLES.add(Kind.CONTEXT, n.init(0, trafficClass));
+                    }
+                    return legacyContext;
+                }
+            }
+            return HANDLES.add(Kind.CONTEXT, n.init(commId, trafficClass));
+        } catch (Throwable t) {
+            return fail("init", t);
+        }
+    }
+
+    static long devices() {
+        try {
+            return net().devices();
+        } catch (Throwable t) {
+            return fail("devices", t);
+        }
+    }
+
+    static long properties(int abi, int dev, MemorySegment out) {
+        try {
+            DeviceProperties p = net().properties(dev);
+            MemorySegment[] strings;
+            synchronized (LOCK) {
+                strings = DEVICE_STRINGS.computeIfAbsent(dev, d -> new MemorySegment[] {
+                    Arena.global().allocateFrom(p.name()),
+                    p.pciPath().map(Arena.global()::allocateFrom).orElse(MemorySegment.NULL)});
+            }
+            PropertiesLayouts.write(abi, out, p, dev, strings[0], strings[1]);
+            return 0;
+        } catch (Throwable t) {
+            return fail("getProperties(" + dev + ")", t);
+        }
+    }
+
+    static long listen(long ctxId, int dev, MemorySegment handleOut) {
+        try {
+            CclContext ctx = lookup(ctxId, Kind.CONTEXT, CclContext.class, "context");
+            ListenComm l = net().listen(ctx, dev);
+            byte[] h = l.handle();
+            MemorySegment out = handleOut.reinterpret(CclNet.HANDLE_MAX_BYTES);
+            out.fill((byte) 0);
+            MemorySegment.copy(h, 0, out, JAVA_BYTE, 0, h.length);
+            return HANDLES.add(Kind.LISTEN, l);
+        } catch (Throwable t) {
+            return fail("listen(" + dev + ")", t);
+        }
+    }
+
+    static long connect(long ctxId, int dev, int trafficClass, MemorySegment handle) {
+        try {
+            CclContext ctx = lookup(ctxId, Kind.CONTEXT, CclContext.class, "context");
+            MemorySegment native_ = handle.reinterpret(CclNet.HANDLE_MAX_BYTES);
+            byte[] h = native_.toArray(JAVA_BYTE);
+            SendComm c = net().connect(ctx, dev, trafficClass, h);
+            // The connector keeps its stage in the handle, which the host passes again on the next try.
+            MemorySegment.copy(h, 0, native_, JAVA_BYTE, 0, h.length);
+            return c == null ? 0 : HANDLES.add(Kind.SEND, c);
+        } catch (Throwable t) {
+            return fail("connect(" + dev + ")", t);
+        }
+    }
+
+    static long accept(long listenId) {
+        try {
+            RecvComm c = net().accept(lookup(listenId, Kind.LISTEN, ListenComm.class, "listen comm"));
+            return c == null ? 0 : HANDLES.add(Kind.RECV, c);
+        } catch (Throwable t) {
+            return fail("accept", t);
+        }
+    }
+
+    static long regMr(long commId, MemorySegment data, long size, int type) {
+        try {
+            if (size < 0) {
+                throw CclException.internal("regMr of " + size + " bytes");
+            }
+            MemoryHandle mh = net().registerMemory(comm(commId), data.reinterpret(size), type);
+            return HANDLES.add(Kind.MEMORY, mh);
+        } catch (Throwable t) {
+            return fail("regMr", t);
+        }
+    }
+
+    static long deregMr(long commId, long mhId) {
+        try {
+            Comm c = comm(commId);
+            MemoryHandle mh = lookup(mhId, Kind.MEMORY, MemoryHandle.class, "memory handle");
+            net().deregisterMemory(c, mh);
+            HANDLES.remove(mhId, Kind.MEMORY);
+            return 0;
+        } catch (Throwable t) {
+            return fail("deregMr", t);
+        }
+    }
+
+    static long isend(long commId, MemorySegment data, long size, int tag, long mhId) {
+        try {
+            SendComm c = lookup(commId, Kind.SEND, SendComm.class, "send comm");
+            MemoryHandle mh = lookup(mhId, Kind.MEMORY, MemoryHandle.class, "memory handle");
+            if (size < 0) {
+                throw CclException.internal("isend of " + size + " bytes");
+            }
+            Request r = net().isend(c, data.reinterpret(size), tag, mh);
+            return r == null ? 0 : HANDLES.add(Kind.REQUEST, r);
+        } catch (Throwable t) {
+            return fail("isend", t);
+        }
+    }
+
+    static long irecv(long commId, int n, MemorySegment data, MemorySegment sizes, MemorySegment tags,
+                      MemorySegment mhandles) {
+        try {
+            RecvComm c = lookup(commId, Kind.RECV, RecvComm.class, "receive comm");
+            if (n < 1 || n > CclNet.MAX_RECVS) {
+                throw CclException.internal("irecv of " + n + " buffers; 1.." + CclNet.MAX_RECVS + " allowed");
+            }
+            MemorySegment ptrs = data.reinterpret(ADDRESS.byteSize() * n);
+            MemorySegment sz = sizes.reinterpret(JAVA_LONG.byteSize() * n);
+            MemorySegment tg = tags.reinterpret(JAVA_INT.byteSize() * n);
+            MemorySegment mh = mhandles.reinterpret(ADDRESS.byteSize() * n);
+            MemorySegment[] buffers = new MemorySegment[n];
+            int[] tagArray = new int[n];
+            MemoryHandle[] handles = new MemoryHandle[n];
+            for (int i = 0; i < n; i++) {
+                long size = sz.getAtIndex(JAVA_LONG, i);
+                if (size < 0) {
+                    throw CclException.internal("irecv buffer " + i + " has size " + size);
+                }
+                buffers[i] = ptrs.getAtIndex(ADDRESS, i).reinterpret(size);
+                tagArray[i] = tg.getAtIndex(JAVA_INT, i);
+                handles[i] = lookup(mh.getAtIndex(ADDRESS, i).address(), Kind.MEMORY, MemoryHandle.class,
+                        "memory handle " + i);
+            }
+            Request r = net().irecv(c, buffers, tagArray, handles);
+            return r == null ? 0 : HANDLES.add(Kind.REQUEST, r);
+        } catch (Throwable t) {
+            return fail("irecv", t);
+        }
+    }
+
+    static long iflush(long commId, int n, MemorySegment data, MemorySegment sizes, MemorySegment mhandles) {
+        try {
+            RecvComm c = lookup(commId, Kind.RECV, RecvComm.class, "receive comm");
+            if (n < 0 || n > CclNet.MAX_RECVS) {
+                throw CclException.internal("iflush of " + n + " buffers; 0.." + CclNet.MAX_RECVS + " allowed");
+            }
+            MemorySegment[] buffers = new MemorySegment[n];
+            MemoryHandle[] handles = new MemoryHandle[n];
+            MemorySegment ptrs = data.reinterpret(ADDRESS.byteSize() * n);
+            MemorySegment sz = sizes.reinterpret(JAVA_INT.byteSize() * n);
+            MemorySegment mh = mhandles.reinterpret(ADDRESS.byteSize() * n);
+            for (int i = 0; i < n; i++) {
+                int size = sz.getAtIndex(JAVA_INT, i);
+                if (size < 0) {
+                    throw CclException.internal("iflush buffer " + i + " has size " + size);
+                }
+                buffers[i] = ptrs.getAtIndex(ADDRESS, i).reinterpret(size);
+                handles[i] = lookup(mh.getAtIndex(ADDRESS, i).address(), Kind.MEMORY, MemoryHandle.class,
+                        "memory handle " + i);
+            }
+            Request r = net().iflush(c, buffers, handles);
+            return r == null ? 0 : HANDLES.add(Kind.REQUEST, r);
+        } catch (Throwable t) {
+            return fail("iflush", t);
+        }
+    }
+
+    static long test(long requestId, MemorySegment sizes) {
+        try {
+            Request r = lookup(requestId, Kind.REQUEST, Request.class, "request");
+            long[] moved = new long[CclNet.MAX_RECVS];
+            boolean done;
+            try {
+                done = net().test(r, moved);
+            } catch (CclException e) {
+                HANDLES.remove(requestId, Kind.REQUEST);
+                throw e;
+            }
+            if (!done) {
+                return 0;
+            }
+            HANDLES.remove(requestId, Kind.REQUEST);
+            if (sizes.address() != 0) {
+                int count = CclNets.sizeCount(r);
+                MemorySegment out = sizes.reinterpret(JAVA_INT.byteSize() * count);
+                for (int i = 0; i < count; i++) {
+                    out.setAtIndex(JAVA_INT, i, (int) Math.min(Integer.MAX_VALUE, moved[i]));
+                }
+            }
+            return 1;
+        } catch (Throwable t) {
+            return fail("test", t);
+        }
+    }
+
+    static long closeSend(long id) {
+        try {
+            SendComm c = lookup(id, Kind.SEND, SendComm.class, "send comm");
+            HANDLES.remove(id, Kind.SEND);
+            net().closeSend(c);
+            return 0;
+        } catch (Throwable t) {
+            return fail("closeSend", t);
+        }
+    }
+
+    static long closeRecv(long id) {
+        try {
+            RecvComm c = lookup(id, Kind.RECV, RecvComm.class, "receive comm");
+            HANDLES.remove(id, Kind.RECV);
+            net().closeRecv(c);
+            return 0;
+        } catch (Throwable t) {
+            return fail("closeRecv", t);
+        }
+    }
+
+    static long closeListen(long id) {
+        try {
+            ListenComm c = lookup(id, Kind.LISTEN, ListenComm.class, "listen comm");
+            HANDLES.remove(id, Kind.LISTEN);
+            net().closeListen(c);
+            return 0;
+        } catch (Throwable t) {
+            return fail("closeListen", t);
+        }
+    }
+
+    static long finalizeContext(long id) {
+        try {
+            synchronized (LOCK) {
+                if (id == legacyContext) {
+                    // The per-process context of older ABIs outlives any one communicator.
+                    return 0;
+                }
+            }
+            CclContext ctx = lookup(id, Kind.CONTEXT, CclContext.class, "context");
+            HANDLES.remove(id, Kind.CONTEXT);
+            net().finalize(ctx);
+            return 0;
+        } catch (Throwable t) {
+            return fail("finalize", t);
+        }
+    }
+}

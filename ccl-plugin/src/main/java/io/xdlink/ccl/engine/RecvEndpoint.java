@@ -1,0 +1,230 @@
+package io.xdlink.ccl.engine;
+
+import io.xdlink.ccl.CclException;
+import io.xdlink.ccl.CclResult;
+import io.xdlink.ccl.RecvComm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The receiving end of a connection. A grouped receive takes one of {@link Advertisement#SLOTS} slots, is
+ * advertised to the sender, and completes when a write-with-immediate has landed in each of its buffers. A slot is
+ * reused only after its request was released by {@link #test} and its advertisement's send completed, so a late
+ * write can never land in a newer receive (the immediate's sequence bits are checked as well).
+ *
+ * <p>Every public method takes this end's lock; progress happens inside the calls, like a host's proxy thread
+ * polling its completion queue.
+ */
+public final class RecvEndpoint implements RecvComm, Connection.CompletionHandler {
+    private static final int POLL_BATCH = 64;
+
+    private final int device;
+    private final Connection connection;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment[] advertBuffers = new MemorySegment[Advertisement.SLOTS];
+    private final RegisteredMemory advertMemory;
+    private final RecvRequest[] slots = new RecvRequest[Advertisement.SLOTS];
+    private long nextSequence;
+    private String failure;
+    private boolean closed;
+
+    public RecvEndpoint(int device, Connection connection) {
+        this.device = device;
+        this.connection = connection;
+        MemorySegment block = arena.allocate((long) Advertisement.MAX_BYTES * advertBuffers.length, 64);
+        for (int i = 0; i < advertBuffers.length; i++) {
+            advertBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
+        }
+        this.advertMemory = connection.register(block);
+    }
+
+    @Override
+    public int device() {
+        return device;
+    }
+
+    /** Registers memory for use on this connection end. */
+    public RegisteredMemory register(MemorySegment region) throws CclException {
+        try {
+            return connection.register(region);
+        } catch (RuntimeException e) {
+            throw CclException.system("cannot register " + region.byteSize() + " bytes: " + e.getMessage(), e);
+        }
+    }
+
+    /** Posts a grouped receive; null when every slot is busy or the connection cannot take the advertisement now. */
+    public synchronized RecvRequest irecv(MemorySegment[] buffers, int[] tags, RegisteredMemory[] memory)
+            throws CclException {
+        usable();
+        if (buffers.length < 1 || buffers.length > Advertisement.MAX_ENTRIES || tags.length != buffers.length
+                || memory.length != buffers.length) {
+            throw CclException.internal("irecv of " + buffers.length + " buffers with " + tags.length + " tags and "
+                    + memory.length + " memory handles; 1.." + Advertisement.MAX_ENTRIES + " of each, equal counts");
+        }
+        progress();
+        usable();
+        int slot = freeSlot();
+        if (slot < 0) {
+            return null;
+        }
+        List<Advertisement.Entry> entries = new ArrayList<>(buffers.length);
+        long[] capacity = new long[buffers.length];
+        for (int i = 0; i < buffers.length; i++) {
+            long offset = Bounds.offsetIn(buffers[i], memory[i], "receive buffer " + i);
+            capacity[i] = buffers[i].byteSize();
+            entries.add(new Advertisement.Entry(memory[i].remoteKey(), buffers[i].address(), offset,
+                    buffers[i].byteSize(), tags[i]));
+        }
+        long sequence = nextSequence & 0xFFFF_FFFFL;
+        Advertisement ad = new Advertisement(sequence, slot, entries);
+        int len = ad.encode(advertBuffers[slot]);
+        if (!connection.postSend(slot, advertMemory, advertBuffers[slot].asSlice(0, len))) {
+            return null;
+        }
+        nextSequence++;
+        RecvRequest request = new RecvRequest(this, sequence, slot, capacity);
+        request.advertised = true;
+        slots[slot] = request;
+        return request;
+    }
+
+    synchronized boolean test(RecvRequest request, long[] sizes) throws CclException {
+        if (request.released) {
+            throw CclException.internal("receive request tested again after it was reported done");
+        }
+        if (!closed) {
+            progress();
+        }
+        if (request.error != null) {
+            release(request);
+            throw new CclException(CclResult.SYSTEM_ERROR, "receive failed: " + request.error);
+        }
+        if (!request.done()) {
+            return false;
+        }
+        if (sizes != null) {
+            System.arraycopy(request.received, 0, sizes, 0, Math.min(sizes.length, request.received.length));
+        }
+        release(request);
+        return true;
+    }
+
+    /** Closes the connection; receives still in flight fail. */
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        failAll("the receive comm was closed");
+        connection.close();
+        advertMemory.close();
+        arena.close();
+    }
+
+    private void release(RecvRequest request) {
+        request.released = true;
+        if (slots[request.slot] == request && !request.advertised) {
+            slots[request.slot] = null;
+        }
+    }
+
+    private int freeSlot() {
+        for (int i = 0; i < slots.length; i++) {
+            RecvRequest r = slots[i];
+            if (r == null) {
+                return i;
+            }
+            if (r.released && !r.advertised) {
+                slots[i] = null;
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void usable() throws CclException {
+        if (closed) {
+            throw CclException.internal("receive comm used after closeRecv");
+        }
+        if (failure != null) {
+            throw new CclException(CclResult.SYSTEM_ERROR, "connection failed: " + failure);
+        }
+    }
+
+    private void progress() {
+        if (failure != null) {
+            return;
+        }
+        while (connection.poll(this, POLL_BATCH) > 0) {
+            // keep draining until the connection has nothing more for us
+        }
+        if (failure == null && !connection.isOpen()) {
+            fail("the connection closed");
+        }
+    }
+
+    @Override
+    public void onPostComplete(long workId, String error) {
+        if (error != null) {
+            fail("advertisement send failed: " + error);
+            return;
+        }
+        int slot = (int) workId;
+        if (slot < 0 || slot >= slots.length || slots[slot] == null) {
+            fail("completion for advertisement slot " + workId + " that holds no receive");
+            return;
+        }
+        RecvRequest r = slots[slot];
+        r.advertised = false;
+        if (r.released) {
+            slots[slot] = null;
+        }
+    }
+
+    @Override
+    public void onReceive(long workId, MemorySegment message, String error) {
+        fail("unexpected message on a receive comm" + (error == null ? "" : ": " + error));
+    }
+
+    @Override
+    public void onImmediate(int immediate, long length, String error) {
+        int slot = Immediate.slot(immediate);
+        int index = Immediate.index(immediate);
+        RecvRequest r = slots[slot];
+        if (r == null || r.released || Immediate.sequenceBits(immediate) != (r.sequence & Immediate.SEQUENCE_MASK)
+                || index >= r.capacity.length || r.arrived[index]) {
+            fail(String.format("write with immediate 0x%08x names no waiting buffer", immediate));
+            return;
+        }
+        if (error != null) {
+            r.error = error;
+            return;
+        }
+        long total = Immediate.totalLength(immediate, length);
+        if (length < 0 || length > Immediate.CHUNK_BYTES || total > r.capacity[index]) {
+            r.error = "peer wrote " + total + " bytes into a " + r.capacity[index] + "-byte buffer";
+            return;
+        }
+        r.arrived[index] = true;
+        r.received[index] = total;
+        r.arrivals++;
+    }
+
+    private void fail(String why) {
+        if (failure == null) {
+            failure = why;
+        }
+        failAll(why);
+    }
+
+    private void failAll(String why) {
+        for (RecvRequest r : slots) {
+            if (r != null && !r.released && !r.done() && r.error == null) {
+                r.error = why;
+            }
+        }
+    }
+}

@@ -1,0 +1,274 @@
+package io.xdlink.ccl.engine;
+
+import io.xdlink.ccl.CclException;
+import io.xdlink.ccl.CclResult;
+import io.xdlink.ccl.SendComm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The sending end of a connection. Advertisements arrive in posting order into buffers posted for them; a send
+ * matches, by tag, a not yet used buffer of the oldest advertisement (tags route only within the first posted
+ * grouped receive, as the host expects) and writes straight into it. No matching buffer yet means "retry".
+ *
+ * <p>Every public method takes this end's lock; progress happens inside the calls.
+ */
+public final class SendEndpoint implements SendComm, Connection.CompletionHandler {
+    private static final int POLL_BATCH = 64;
+
+    private final int device;
+    private final Connection connection;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment[] receiveBuffers = new MemorySegment[Advertisement.SLOTS];
+    private final RegisteredMemory receiveMemory;
+    private final ArrayDeque<Pending> advertised = new ArrayDeque<>(Advertisement.SLOTS);
+    private final Map<Long, SendRequest> inFlight = new HashMap<>();
+    private final ArrayDeque<SendRequest> backlog = new ArrayDeque<>();
+    private long expectedSequence;
+    private long nextWorkId;
+    private String failure;
+    private boolean closed;
+
+    /** An advertisement and which of its buffers sends have taken. */
+    private static final class Pending {
+        final Advertisement ad;
+        final boolean[] used;
+        int usedCount;
+
+        Pending(Advertisement ad) {
+            this.ad = ad;
+            this.used = new boolean[ad.entries().size()];
+        }
+    }
+
+    /** Posts the buffers that advertisements arrive in; fails if the connection cannot take them. */
+    public SendEndpoint(int device, Connection connection) throws CclException {
+        this.device = device;
+        this.connection = connection;
+        MemorySegment block = arena.allocate((long) Advertisement.MAX_BYTES * receiveBuffers.length, 64);
+        this.receiveMemory = connection.register(block);
+        for (int i = 0; i < receiveBuffers.length; i++) {
+            receiveBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
+            if (!connection.postReceive(i, receiveMemory, receiveBuffers[i])) {
+                receiveMemory.close();
+                arena.close();
+                throw new CclException(CclResult.SYSTEM_ERROR, "the connection refused receive buffer " + i
+                        + " of " + receiveBuffers.length + " for advertisements");
+            }
+        }
+    }
+
+    @Override
+    public int device() {
+        return device;
+    }
+
+    /** Registers memory for use on this connection end. */
+    public RegisteredMemory register(MemorySegment region) throws CclException {
+        try {
+            return connection.register(region);
+        } catch (RuntimeException e) {
+            throw CclException.system("cannot register " + region.byteSize() + " bytes: " + e.getMessage(), e);
+        }
+    }
+
+    /** Starts a send; null when the peer has not advertised a matching buffer yet. */
+    public synchronized SendRequest isend(MemorySegment data, int tag, RegisteredMemory memory) throws CclException {
+        usable();
+        Bounds.offsetIn(data, memory, "send buffer");
+        if (data.byteSize() > Immediate.MAX_MESSAGE_BYTES) {
+            throw CclException.usage("send of " + data.byteSize() + " bytes exceeds the largest message, "
+                    + Immediate.MAX_MESSAGE_BYTES + " bytes");
+        }
+        progress();
+        usable();
+        Pending head = advertised.peekFirst();
+        if (head == null) {
+            return null;
+        }
+        int index = -1;
+        for (int i = 0; i < head.used.length; i++) {
+            if (!head.used[i] && head.ad.entries().get(i).tag() == tag) {
+                index = i;
+                break;
+            }
+        }
+        if (index < 0) {
+            return null;
+        }
+        Advertisement.Entry target = head.ad.entries().get(index);
+        if (data.byteSize() > target.size()) {
+            throw CclException.usage("send of " + data.byteSize() + " bytes with tag " + tag
+                    + " is larger than the matching receive buffer of " + target.size() + " bytes");
+        }
+        Connection.RemoteBuffer remote = new Connection.RemoteBuffer(target.remoteKey(), target.address(),
+                target.offset(), target.size());
+        SendRequest request = new SendRequest(this, data, memory, remote, head.ad.immediate(index, data.byteSize()));
+        if (backlog.isEmpty()) {
+            long workId = nextWorkId;
+            if (!request.postNext(connection, workId)) {
+                return null;
+            }
+            nextWorkId++;
+            inFlight.put(workId, request);
+        }
+        if (request.posted < request.chunks) {
+            backlog.addLast(request);
+        }
+        head.used[index] = true;
+        if (++head.usedCount == head.used.length) {
+            advertised.pollFirst();
+        }
+        return request;
+    }
+
+    /** Posts the remaining writes of large sends, in order, as far as the connection takes them. */
+    private void postBacklog() {
+        SendRequest r;
+        while ((r = backlog.peekFirst()) != null) {
+            if (r.error != null) {
+                backlog.pollFirst();
+                continue;
+            }
+            long workId = nextWorkId;
+            if (!r.postNext(connection, workId)) {
+                return;
+            }
+            nextWorkId++;
+            inFlight.put(workId, r);
+            if (r.posted == r.chunks) {
+                backlog.pollFirst();
+            }
+        }
+    }
+
+    synchronized boolean test(SendRequest request, long[] sizes) throws CclException {
+        if (request.released) {
+            throw CclException.internal("send request tested again after it was reported done");
+        }
+        if (!closed) {
+            progress();
+        }
+        if (request.error != null) {
+            request.released = true;
+            throw new CclException(CclResult.SYSTEM_ERROR, "send failed: " + request.error);
+        }
+        if (!request.done()) {
+            return false;
+        }
+        if (sizes != null && sizes.length > 0) {
+            sizes[0] = request.data.byteSize();
+        }
+        request.released = true;
+        return true;
+    }
+
+    /** Closes the connection; sends still in flight fail. */
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        failAll("the send comm was closed");
+        connection.close();
+        receiveMemory.close();
+        arena.close();
+    }
+
+    private void usable() throws CclException {
+        if (closed) {
+            throw CclException.internal("send comm used after closeSend");
+        }
+        if (failure != null) {
+            throw new CclException(CclResult.SYSTEM_ERROR, "connection failed: " + failure);
+        }
+    }
+
+    private void progress() {
+        if (failure != null) {
+            return;
+        }
+        while (connection.poll(this, POLL_BATCH) > 0) {
+            // drain
+        }
+        postBacklog();
+        if (failure == null && !connection.isOpen()) {
+            fail("the connection closed");
+        }
+    }
+
+    @Override
+    public void onPostComplete(long workId, String error) {
+        SendRequest r = inFlight.remove(workId);
+        if (r == null) {
+            fail("completion for send " + workId + " that is not in flight");
+            return;
+        }
+        if (error != null) {
+            r.error = error;
+        } else {
+            r.confirmed++;
+        }
+    }
+
+    @Override
+    public void onReceive(long workId, MemorySegment message, String error) {
+        if (error != null) {
+            fail("advertisement receive failed: " + error);
+            return;
+        }
+        Advertisement ad;
+        try {
+            ad = Advertisement.decode(message);
+        } catch (MalformedMessageException e) {
+            fail(e.getMessage());
+            return;
+        }
+        if (ad.sequence() != (expectedSequence & 0xFFFF_FFFFL)) {
+            fail("advertisement " + ad.sequence() + " arrived where " + (expectedSequence & 0xFFFF_FFFFL)
+                    + " was due");
+            return;
+        }
+        if (advertised.size() >= Advertisement.SLOTS) {
+            fail("more than " + Advertisement.SLOTS + " receives advertised at once");
+            return;
+        }
+        expectedSequence++;
+        advertised.addLast(new Pending(ad));
+        int slot = (int) workId;
+        if (slot < 0 || slot >= receiveBuffers.length || !connection.postReceive(slot, receiveMemory, receiveBuffers[slot])) {
+            fail("cannot post advertisement buffer " + workId + " again");
+        }
+    }
+
+    @Override
+    public void onImmediate(int immediate, long length, String error) {
+        fail(String.format("unexpected write with immediate 0x%08x on a send comm", immediate));
+    }
+
+    private void fail(String why) {
+        if (failure == null) {
+            failure = why;
+        }
+        failAll(why);
+    }
+
+    private void failAll(String why) {
+        for (SendRequest r : inFlight.values()) {
+            if (r.error == null && !r.done()) {
+                r.error = why;
+            }
+        }
+        for (SendRequest r : backlog) {
+            if (r.error == null) {
+                r.error = why;
+            }
+        }
+        inFlight.clear();
+        backlog.clear();
+    }
+}

@@ -1,0 +1,102 @@
+package io.xdlink.cli.bench;
+
+import io.xdlink.rails.Fabric;
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.verbs.ConnectHandle;
+import io.xdlink.rails.verbs.HandleFormatException;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The side that runs the test, as perftest's client does: it hands the server its settings, connects the queue pairs
+ * to the server's listener, runs every size between barriers, and sends each row to the server so both print it.
+ */
+final class BenchClient extends BenchSide {
+    private final BenchSettings s;
+    private final PrintWriter err;
+
+    BenchClient(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out, PrintWriter err) {
+        super(fabric, rails, out);
+        this.s = s;
+        this.err = err;
+    }
+
+    /** Runs against the server at {@code host:port}; returns the rows and, with a raw baseline, its rows after. */
+    Outcome run(String host, int port) {
+        long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
+        try (Rendezvous rv = Rendezvous.connect(host, port, s.timeout());
+             BenchEndpoint ep = new BenchEndpoint(openDevice(), s.qps(), max, cqCapacity(s))) {
+            try {
+                return runOn(rv, ep, host, port);
+            } catch (BenchException e) {
+                rv.sendQuietly(BenchRecord.error(e.getMessage()));
+                throw e;
+            }
+        }
+    }
+
+    private Outcome runOn(Rendezvous rv, BenchEndpoint ep, String host, int port) {
+        BenchRecord setup = s.toRecord().with("addr", "0x" + Long.toHexString(ep.mr().address()))
+                .with("rkey", ep.mr().rkey());
+        BenchRecord ready = BenchRecord.parse(rv.exchange(setup.format()), "READY");
+        ConnectHandle handle;
+        try {
+            handle = ConnectHandle.parse(HexFormat.of().parseHex(ready.get("handle")));
+        } catch (HandleFormatException | IllegalArgumentException e) {
+            throw new BenchException("the server's READY record has a bad listener handle: " + e.getMessage());
+        }
+        ep.remote(ready.getHex("addr"), (int) ready.getLong("rkey", Integer.MIN_VALUE, Integer.MAX_VALUE));
+        ep.connect(handle, s.qps(), s.timeout());
+        rv.barrier("connected");
+        banner(s, ep, handle.device());
+
+        BenchOutput o = new BenchOutput(out, s);
+        o.header();
+        List<BenchResult> rows = new ArrayList<>();
+        ProgressBar bar = s.progress() ? new ProgressBar(err, s.sizes().size()) : null;
+        for (long size : s.sizes()) {
+            rv.barrier("size " + size);
+            BenchResult r = s.test().isBandwidth() ? new BenchResult.Bw(new BandwidthRun(ep, s, size).run())
+                    : LatencyRun.ping(ep, s, size);
+            BenchRecord.parse(rv.exchange(r.toRecord().format()), "OK");
+            o.row(r);
+            rows.add(r);
+            if (bar != null) {
+                bar.step(size);
+            }
+        }
+        if (bar != null) {
+            bar.done();
+        }
+        o.end();
+        List<BenchResult> raw = List.of();
+        if (s.baselineRaw()) {
+            rv.barrier("raw");
+            raw = RawBaseline.client(s, host, RawBaseline.port(port));
+            for (BenchResult r : raw) {
+                BenchRecord.parse(rv.exchange(r.toRecord().format()), "OK");
+            }
+            o.baseline(baselinePath(host), rows, raw);
+        }
+        rv.barrier("done");
+        return new Outcome(rows, raw, describe(ep));
+    }
+
+    static String baselinePath(String host) {
+        return "plain TCP socket to " + host + ", same sizes and iterations";
+    }
+
+    private String describe(BenchEndpoint ep) {
+        var rails = ep.device().stats().rails();
+        long cables = rails.stream().map(r -> r.linkId()).distinct().count();
+        return s.test().command() + ", " + rails.size() + (rails.size() == 1 ? " rail" : " rails") + " on " + cables
+                + (cables == 1 ? " cable" : " cables");
+    }
+
+    /** What a client run produced: its rows, the raw baseline's rows, and a label for plots. */
+    record Outcome(List<BenchResult> rows, List<BenchResult> raw, String label) {
+    }
+}

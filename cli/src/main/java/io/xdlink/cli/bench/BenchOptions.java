@@ -1,0 +1,202 @@
+package io.xdlink.cli.bench;
+
+import io.xdlink.cli.UsageException;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The options every {@code xdlink bench} test takes, perftest's where perftest has one. */
+public final class BenchOptions {
+    static final long MAX_SIZE = 64L << 20;
+    static final long MIN_ITERS = 5;
+    static final long MAX_ITERS = 100_000_000;
+    static final long MAX_DURATION_SECONDS = 3600;
+    static final int MAX_QPS = 64;
+    static final int MAX_TX_DEPTH = 15000;
+    static final int MAX_CQ_MOD = 1024;
+    private static final Pattern LINK = Pattern.compile("gen([234])x([12])");
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SERVER",
+            description = "The server's address. Without it this side is the server and waits for a client.")
+    String server;
+
+    @Option(names = {"-s", "--size"}, paramLabel = "SIZE",
+            description = "Message size in bytes, K/M suffixes allowed (default: 65536 for bandwidth, 2 for latency).")
+    String size;
+
+    @Option(names = {"-n", "--iters"}, paramLabel = "N",
+            description = "Iterations per size (default: 5000 for write_bw, 1000 otherwise).")
+    Long iterations;
+
+    @Option(names = {"-a", "--all"}, description = "Run every size from 2 bytes to 8 MiB.")
+    boolean all;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run for this long instead of -n.")
+    Long durationSeconds;
+
+    @Option(names = {"--report_gbits", "--report-gbits"}, description = "Report Gb/s (10^9 bits) instead of MiB/s.")
+    boolean gbits;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", description = "Rendezvous TCP port (default: 18515).")
+    int port = Rendezvous.DEFAULT_PORT;
+
+    @Option(names = {"-q", "--qp"}, paramLabel = "QPS", description = "Queue pairs (default: 1).")
+    int qps = 1;
+
+    @Option(names = {"-t", "--tx-depth"}, paramLabel = "N",
+            description = "Requests kept outstanding (default: 128 for bandwidth, 1 for latency).")
+    Integer txDepth;
+
+    @Option(names = {"-Q", "--cq-mod"}, paramLabel = "N",
+            description = "One signalled completion per N requests (default: 100).")
+    int cqMod = 100;
+
+    @Option(names = "--rail", paramLabel = "IFACE_OR_ADDR",
+            description = "Use this rail interface or local address; repeat for more (default: every rail to the peer).")
+    List<String> rails = new ArrayList<>();
+
+    @Option(names = "--stripe-min", paramLabel = "SIZE",
+            description = "Stripe writes of at least this size over every rail (xdlink parameter stripe_min_bytes).")
+    String stripeMin;
+
+    @Option(names = "--loopback",
+            description = "Run both ends in this process over the simulated fabric, in real time: no hardware needed.")
+    boolean loopback;
+
+    @Option(names = "--link", paramLabel = "GENxLANES",
+            description = "With --loopback: the simulated cable, gen2x1 .. gen4x2 (default: gen3x2, 40 Gb/s).")
+    String link;
+
+    @Option(names = {"-P", "--param"}, paramLabel = "NAME=VALUE",
+            description = "Set any xdlink parameter for this run (see xdlink params); repeatable.")
+    Map<String, String> params = new LinkedHashMap<>();
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the results as JSON.")
+    Path json;
+
+    @Option(names = "--plot", paramLabel = "FILE.png",
+            description = "Draw bandwidth and latency against size, with any --compare runs beside this one.")
+    Path plot;
+
+    @Option(names = "--compare", paramLabel = "FILE.json",
+            description = "An earlier --json result to draw beside this run in --plot; repeatable.")
+    List<Path> compare = new ArrayList<>();
+
+    @Option(names = "--baseline", paramLabel = "raw",
+            description = "raw: also run the same transfer over a plain TCP socket and print the ratio.")
+    String baseline;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS",
+            description = "How long to wait for the peer at any step (default: 60).")
+    long timeoutSeconds = 60;
+
+    /** Validates the options for {@code test}; every problem is one line naming the option. */
+    BenchSettings settings(BenchTest test, boolean stderrIsTerminal) {
+        if (loopback && server != null) {
+            throw new UsageException("--loopback runs both ends here; drop the server address '" + server + "'");
+        }
+        if (link != null && !loopback) {
+            throw new UsageException("--link chooses the simulated cable and needs --loopback; a real link is "
+                    + "whatever the hosts negotiated");
+        }
+        if (all && size != null) {
+            throw new UsageException("-a runs every size; drop -s " + size);
+        }
+        if (all && durationSeconds != null) {
+            throw new UsageException("-D runs one size for a time; it cannot be combined with -a");
+        }
+        if (durationSeconds != null && iterations != null) {
+            throw new UsageException("-D and -n both say when to stop; give one");
+        }
+        List<Long> sizes = all ? BenchSettings.ALL_SIZES : List.of(size == null ? test.defaultSize() : parseSize(size));
+        long iters = iterations == null ? test.defaultIterations() : iterations;
+        range("-n", iters, MIN_ITERS, MAX_ITERS);
+        if (!test.isBandwidth() && iters < 4) {
+            throw new UsageException("-n must be at least 4 for a latency test");
+        }
+        Duration duration = null;
+        if (durationSeconds != null) {
+            range("-D", durationSeconds, 1, MAX_DURATION_SECONDS);
+            duration = Duration.ofSeconds(durationSeconds);
+        }
+        range("-p", port, 1, 65535);
+        range("-q", qps, 1, MAX_QPS);
+        if (!test.isBandwidth() && qps != 1) {
+            throw new UsageException("latency tests ping-pong on one queue pair; drop -q " + qps);
+        }
+        int depth = txDepth == null ? test.defaultTxDepth() : txDepth;
+        range("-t", depth, 1, MAX_TX_DEPTH);
+        range("-Q", cqMod, 1, MAX_CQ_MOD);
+        range("--timeout", timeoutSeconds, 1, 86_400);
+        for (String r : rails) {
+            if (r.isBlank() || r.length() > 64) {
+                throw new UsageException("--rail needs an interface name or an address, got '" + r + "'");
+            }
+        }
+        if (baseline != null && !baseline.equals("raw")) {
+            throw new UsageException("--baseline knows only 'raw', got '" + baseline + "'");
+        }
+        if (plot != null && !plot.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
+            throw new UsageException("--plot writes a PNG; name the file *.png, got '" + plot + "'");
+        }
+        if (!compare.isEmpty() && plot == null) {
+            throw new UsageException("--compare adds runs to a plot; give --plot FILE.png too");
+        }
+        Map<String, String> explicit = new LinkedHashMap<>(params);
+        if (stripeMin != null) {
+            explicit.put("stripe_min_bytes", stripeMin);
+        }
+        if (loopback) {
+            explicit.putIfAbsent("loopback", "1");
+            explicit.putIfAbsent("loopback_clock", "real");
+            if (link != null) {
+                Matcher m = LINK.matcher(link.toLowerCase(Locale.ROOT));
+                if (!m.matches()) {
+                    throw new UsageException("--link must be gen2x1, gen2x2, gen3x1, gen3x2 or gen4x2, got '" + link
+                            + "'");
+                }
+                if (m.group(1).equals("4") && m.group(2).equals("1")) {
+                    throw new UsageException("--link gen4x1 does not exist: Gen 4 links always run both lanes");
+                }
+                explicit.put("loopback_gen", "gen" + m.group(1));
+                explicit.put("loopback_lanes", m.group(2));
+            }
+        }
+        return new BenchSettings(test, server, sizes, iters, duration,
+                gbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port, qps, depth, cqMod, rails, loopback,
+                explicit, json, plot, compare, baseline != null, Duration.ofSeconds(timeoutSeconds),
+                all && stderrIsTerminal);
+    }
+
+    static long parseSize(String text) {
+        String t = text.trim().toUpperCase(Locale.ROOT);
+        long mult = 1;
+        if (t.endsWith("K") || t.endsWith("M")) {
+            mult = t.endsWith("K") ? 1024 : 1024 * 1024;
+            t = t.substring(0, t.length() - 1);
+        }
+        long v;
+        try {
+            v = Math.multiplyExact(Long.parseLong(t), mult);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new UsageException("-s needs a size in bytes (K and M suffixes allowed), got '" + text + "'");
+        }
+        range("-s", v, 1, MAX_SIZE);
+        return v;
+    }
+
+    private static void range(String option, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new UsageException(option + " must be between " + min + " and " + max + ", got " + value);
+        }
+    }
+}

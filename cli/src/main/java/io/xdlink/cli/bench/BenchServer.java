@@ -1,0 +1,114 @@
+package io.xdlink.cli.bench;
+
+import io.xdlink.rails.Fabric;
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.verbs.Device;
+import io.xdlink.rails.verbs.Listener;
+
+import java.io.PrintWriter;
+import java.nio.channels.ServerSocketChannel;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The side that waits, as perftest's server does: its device and listener are up before the client arrives, it runs
+ * whatever test the client's SETUP asks for (the same command on both sides), keeps receives posted or answers pings
+ * while the client measures, and prints the rows the client sends, so both tables are the same.
+ */
+final class BenchServer extends BenchSide {
+    private final BenchSettings template;
+
+    BenchServer(BenchSettings template, Fabric fabric, RailsSettings rails, PrintWriter out) {
+        super(fabric, rails, out);
+        this.template = template;
+    }
+
+    /** Opens the device and its listener now, so rails come up while the client is still starting. */
+    Prepared prepare() {
+        Device device = openDevice();
+        try {
+            return new Prepared(device, device.listen());
+        } catch (RuntimeException e) {
+            device.close();
+            throw e;
+        }
+    }
+
+    /** Serves one client on an accepted rendezvous; returns the rows it printed. */
+    List<BenchResult> serve(Prepared prepared, Rendezvous rv, String bindAddress) {
+        AtomicReference<BenchEndpoint> endpoint = new AtomicReference<>();
+        AtomicReference<BenchSettings> agreed = new AtomicReference<>();
+        try {
+            String setupText = rv.serve(text -> {
+                BenchRecord setup = BenchRecord.parse(text, "SETUP");
+                BenchSettings s = template.adopt(setup);
+                long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
+                BenchEndpoint ep = new BenchEndpoint(prepared.device(), s.qps(), max, cqCapacity(s));
+                endpoint.set(ep);
+                agreed.set(s);
+                return BenchRecord.of("READY")
+                        .with("handle", HexFormat.of().formatHex(prepared.listener().handle().toBytes()))
+                        .with("addr", "0x" + Long.toHexString(ep.mr().address())).with("rkey", ep.mr().rkey())
+                        .format();
+            });
+            BenchRecord setup = BenchRecord.parse(setupText, "SETUP");
+            BenchEndpoint ep = endpoint.get();
+            BenchSettings s = agreed.get();
+            ep.remote(setup.getHex("addr"), (int) setup.getLong("rkey", Integer.MIN_VALUE, Integer.MAX_VALUE));
+            return runOn(rv, ep, s, prepared.listener(), bindAddress);
+        } catch (BenchException e) {
+            rv.sendQuietly(BenchRecord.error(e.getMessage()));
+            throw e;
+        } finally {
+            prepared.listener().close();
+            BenchEndpoint ep = endpoint.get();
+            if (ep != null) {
+                ep.close();
+            } else {
+                prepared.device().close();
+            }
+        }
+    }
+
+    private List<BenchResult> runOn(Rendezvous rv, BenchEndpoint ep, BenchSettings s, Listener listener,
+                                    String bindAddress) {
+        ep.accept(listener, s.qps(), s.timeout());
+        rv.barrier("connected");
+        banner(s, ep, ep.qps().getFirst().peerDevice());
+        BenchOutput o = new BenchOutput(out, s);
+        o.header();
+        List<BenchResult> rows = new ArrayList<>();
+        for (long size : s.sizes()) {
+            rv.barrier("size " + size);
+            Responder responder = Responder.startFor(ep, s, size);
+            String text = rv.serve(t -> {
+                if (responder != null) {
+                    responder.join();
+                }
+                return "OK";
+            });
+            BenchResult r = BenchResult.parse(BenchRecord.parse(text, "RESULT"), s.unit());
+            o.row(r);
+            rows.add(r);
+        }
+        o.end();
+        if (s.baselineRaw()) {
+            ServerSocketChannel ss = RawBaseline.listen(bindAddress, RawBaseline.port(rv.localPort()));
+            rv.barrier("raw");
+            RawBaseline.server(ss, s);
+            List<BenchResult> raw = new ArrayList<>();
+            for (int i = 0; i < s.sizes().size(); i++) {
+                raw.add(BenchResult.parse(BenchRecord.parse(rv.serve(t -> "OK"), "RESULT"), s.unit()));
+            }
+            o.baseline(BenchClient.baselinePath(rv.peer()), rows, raw);
+        }
+        rv.barrier("done");
+        return rows;
+    }
+
+    /** A device and its listener, up before the client connects. */
+    record Prepared(Device device, Listener listener) {
+    }
+}

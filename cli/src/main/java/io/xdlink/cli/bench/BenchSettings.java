@@ -1,0 +1,102 @@
+package io.xdlink.cli.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One benchmark invocation, validated.
+ *
+ * @param test        which test
+ * @param server      the server's address (client mode), or null (server mode, or loopback)
+ * @param sizes       message sizes in order: one, or 2 .. 8 MiB for {@code -a}
+ * @param iterations  iterations per size (iteration mode)
+ * @param duration    run length in duration mode ({@code -D}), or null
+ * @param unit        bandwidth unit
+ * @param port        rendezvous port
+ * @param qps         queue pairs
+ * @param txDepth     outstanding requests the client keeps posted
+ * @param cqMod       completion moderation: one signalled completion per this many requests
+ * @param rails       {@code --rail} interfaces or addresses, empty for every rail the fabric offers
+ * @param loopback    both ends in this process over the simulator
+ * @param params      explicit xdlink parameters ({@code --stripe-min}, {@code --link}, {@code --param})
+ * @param json        where to write the results, or null
+ * @param plot        where to draw them, or null
+ * @param compare     earlier result files to draw beside this run
+ * @param baselineRaw also run the same transfer over a plain TCP socket and print the ratio
+ * @param timeout     how long to wait for the peer at any step
+ * @param progress    draw a progress bar on stderr for {@code -a}
+ */
+public record BenchSettings(BenchTest test, String server, List<Long> sizes, long iterations, Duration duration,
+                            ReportUnit unit, int port, int qps, int txDepth, int cqMod, List<String> rails,
+                            boolean loopback, Map<String, String> params, Path json, Path plot, List<Path> compare,
+                            boolean baselineRaw, Duration timeout, boolean progress) {
+
+    /** perftest's {@code -a}: every power of two from 2 bytes to 8 MiB. */
+    public static final List<Long> ALL_SIZES;
+
+    static {
+        Long[] s = new Long[23];
+        for (int i = 1; i <= 23; i++) {
+            s[i - 1] = 1L << i;
+        }
+        ALL_SIZES = List.of(s);
+    }
+
+    public BenchSettings {
+        sizes = List.copyOf(sizes);
+        rails = List.copyOf(rails);
+        params = Map.copyOf(params);
+        compare = List.copyOf(compare);
+    }
+
+    /** True on the side that waits for the other (perftest's server); false on the client and in loopback. */
+    public boolean isServer() {
+        return server == null && !loopback;
+    }
+
+    public boolean durationMode() {
+        return duration != null;
+    }
+
+    /** This run's settings as the client hands them to the server, which then runs exactly the same test. */
+    public BenchRecord toRecord() {
+        return BenchRecord.of("SETUP").with("test", test.command())
+                .with("sizes", String.join(",", sizes.stream().map(String::valueOf).toList()))
+                .with("iters", iterations).with("duration", durationMode() ? duration.toSeconds() : 0)
+                .with("qps", qps).with("txdepth", txDepth).with("cqmod", cqMod)
+                .with("gbits", unit == ReportUnit.GBIT_PER_SEC ? 1 : 0).with("raw", baselineRaw ? 1 : 0);
+    }
+
+    /**
+     * The server's settings for the client's SETUP record: the client decides the test, sizes and counts, as a
+     * perftest server run with the same options would; the server keeps its own rails, parameters and files.
+     */
+    public BenchSettings adopt(BenchRecord setup) {
+        BenchTest t = BenchTest.ofCommand(setup.get("test"));
+        if (t == null) {
+            throw new BenchException("the client asked for an unknown test '" + setup.get("test") + "'");
+        }
+        if (t != test) {
+            throw new BenchException("the client runs " + t.command() + " but this server was started for "
+                    + test.command() + "; start both sides with the same test");
+        }
+        String[] s = setup.get("sizes").split(",", 32);
+        if (s.length > 23) {
+            throw new BenchException("the client's SETUP record lists more than 23 sizes");
+        }
+        List<Long> sz = new java.util.ArrayList<>();
+        for (String one : s) {
+            sz.add(BenchRecord.wholeNumber("SETUP", "sizes", one, 1, BenchOptions.MAX_SIZE));
+        }
+        long d = setup.getLong("duration", 0, BenchOptions.MAX_DURATION_SECONDS);
+        return new BenchSettings(test, null, sz, setup.getLong("iters", BenchOptions.MIN_ITERS, BenchOptions.MAX_ITERS),
+                d == 0 ? null : Duration.ofSeconds(d),
+                setup.getLong("gbits", 0, 1) == 1 ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port,
+                (int) setup.getLong("qps", 1, BenchOptions.MAX_QPS),
+                (int) setup.getLong("txdepth", 1, BenchOptions.MAX_TX_DEPTH),
+                (int) setup.getLong("cqmod", 1, BenchOptions.MAX_CQ_MOD), rails, false, params, json, plot, compare,
+                setup.getLong("raw", 0, 1) == 1, timeout, false);
+    }
+}

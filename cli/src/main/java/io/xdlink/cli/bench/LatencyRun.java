@@ -1,0 +1,155 @@
+package io.xdlink.cli.bench;
+
+import io.xdlink.rails.verbs.Completion;
+import io.xdlink.rails.verbs.QueuePair;
+import io.xdlink.rails.verbs.WorkOpcode;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/**
+ * write_lat and send_lat as perftest runs them: a ping-pong on one queue pair. For WRITE each side writes the
+ * message into the other's receive area and spins on the last byte of its own until the peer's write lands (the
+ * byte carries the iteration's marker); for SEND each side waits for a receive completion. The client stamps each
+ * ping; consecutive stamps are round trips.
+ */
+final class LatencyRun {
+    private LatencyRun() {
+    }
+
+    /** The client's half: {@code n} pings, or pings for the duration; returns the row. */
+    static BenchResult ping(BenchEndpoint ep, BenchSettings s, long size) {
+        Pinger p = new Pinger(ep, s, size);
+        if (!s.durationMode()) {
+            int n = Math.toIntExact(s.iterations());
+            long[] stamps = new long[n];
+            for (int i = 0; i < n; i++) {
+                stamps[i] = System.nanoTime();
+                p.roundTrip(i, () -> false);
+            }
+            return new BenchResult.Lat(LatencyStatistics.compute(size, stamps, n, 2));
+        }
+        Duration d = s.duration();
+        long start = System.nanoTime();
+        long margin = Math.min(Duration.ofSeconds(2).toNanos(), d.toNanos() / 4);
+        long from = start + margin;
+        long to = start + d.toNanos() - margin;
+        long count = 0;
+        long t0 = -1;
+        long i = 0;
+        long now;
+        while ((now = System.nanoTime()) < to) {
+            if (t0 < 0 && now >= from) {
+                t0 = now;
+                count = 0;
+            }
+            p.roundTrip(i++, () -> false);
+            count++;
+        }
+        if (t0 < 0 || count == 0) {
+            throw new BenchException("no round trip completed inside the sampling window; use a longer -D");
+        }
+        double[] avgTps = LatencyStatistics.duration(System.nanoTime() - t0, count, 2);
+        return new BenchResult.LatDuration(new LatencyDurationResult(size, count, avgTps[0], avgTps[1]));
+    }
+
+    /** The server's half: answers pings until {@code stop} says so (or the iterations are done). */
+    static void respond(BenchEndpoint ep, BenchSettings s, long size, BooleanSupplier stop) {
+        Pinger p = new Pinger(ep, s, size);
+        long n = s.durationMode() ? Long.MAX_VALUE : s.iterations();
+        for (long i = 0; i < n && !stop.getAsBoolean(); i++) {
+            if (!p.await(i, stop)) {
+                return;
+            }
+            p.send(i);
+        }
+    }
+
+    /** One side of the ping-pong on queue pair 0. */
+    private static final class Pinger {
+        private final BenchEndpoint ep;
+        private final BenchSettings s;
+        private final long size;
+        private final QueuePair qp;
+        private final long last;
+        private final BenchEndpoint.Spinner spin = new BenchEndpoint.Spinner();
+
+        Pinger(BenchEndpoint ep, BenchSettings s, long size) {
+            this.ep = ep;
+            this.s = s;
+            this.size = size;
+            this.qp = ep.qps().getFirst();
+            this.last = size - 1;
+            if (s.test().verb() == BenchTest.Verb.SEND) {
+                // Two receives: the next ping can arrive while the last one's completion is still being polled.
+                // Receives an earlier size left posted count.
+                while (qp.recvOutstanding() < 2) {
+                    postRecv();
+                }
+            }
+        }
+
+        /** Client: ping and wait for the pong. */
+        void roundTrip(long i, BooleanSupplier stop) {
+            send(i);
+            if (!await(i, stop)) {
+                throw new BenchException("stopped while waiting for the peer");
+            }
+        }
+
+        void send(long i) {
+            byte marker = marker(i);
+            ep.write(ep.sendOffset(0) + last, marker);
+            boolean ok = switch (s.test().verb()) {
+                case WRITE -> qp.postWrite(i, ep.mr(), ep.sendOffset(0), size, ep.remoteRecv(0), ep.remoteKey(),
+                        true);
+                case SEND -> qp.postSend(i, ep.mr(), ep.sendOffset(0), size, true);
+            };
+            if (!ok) {
+                throw new BenchException("the send queue is full during a ping-pong; the peer stopped answering");
+            }
+        }
+
+        /** Waits for the peer's message {@code i}; false when stopped first. */
+        boolean await(long i, BooleanSupplier stop) {
+            byte marker = marker(i);
+            long deadline = System.nanoTime() + s.timeout().toNanos();
+            while (true) {
+                boolean arrived = false;
+                Completion c;
+                while ((c = ep.poll()) != null) {
+                    if (c.opcode() == WorkOpcode.RECV) {
+                        postRecv();
+                        arrived = true;
+                    }
+                }
+                if (s.test().verb() == BenchTest.Verb.WRITE) {
+                    arrived = ep.readVolatile(ep.recvOffset(0) + last) == marker;
+                }
+                if (arrived) {
+                    spin.idle(1);
+                    return true;
+                }
+                if (stop.getAsBoolean()) {
+                    return false;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new BenchException("no answer from the peer for " + Rendezvous.seconds(s.timeout())
+                            + " in a ping-pong (iteration " + i + ")");
+                }
+                spin.idle(0);
+            }
+        }
+
+        private void postRecv() {
+            if (!qp.postRecv(0, ep.mr(), ep.recvOffset(0), ep.recvCapacity())) {
+                throw new BenchException("could not post a receive for the ping-pong");
+            }
+        }
+
+        /** 1..255, changing every iteration, never the buffer's initial 0. */
+        private static byte marker(long i) {
+            return (byte) (i % 255 + 1);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package io.xdlink.cli.bench;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code --baseline raw}: the same sizes and iterations over one plain TCP connection, without xdlink's protocol, so
+ * the overhead shows as a ratio in the same run. Bandwidth is bytes over the time from the first write until the
+ * server acknowledges the last byte (no peak: a socket has no completions to window); latency is a ping-pong of the
+ * same size with perftest's statistics.
+ */
+final class RawBaseline {
+    private static final int HEADER = 16;
+
+    private RawBaseline() {
+    }
+
+    /** Where the server listens for the baseline: the rendezvous port + 1. */
+    static int port(int rendezvousPort) {
+        return rendezvousPort == 65535 ? 65534 : rendezvousPort + 1;
+    }
+
+    /** Opens the server's listening socket before the barrier, so the client never races it. */
+    static ServerSocketChannel listen(String bindAddress, int port) {
+        try {
+            ServerSocketChannel ss = ServerSocketChannel.open();
+            ss.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ss.bind(bindAddress == null ? new InetSocketAddress(port) : new InetSocketAddress(bindAddress, port), 1);
+            return ss;
+        } catch (IOException e) {
+            throw new BenchException("cannot listen for the raw baseline on port " + port + ": " + e.getMessage());
+        }
+    }
+
+    /** The client's baseline run, one row per size. */
+    static List<BenchResult> client(BenchSettings s, String host, int port) {
+        List<BenchResult> rows = new ArrayList<>();
+        try (SocketChannel ch = SocketChannel.open(); Watchdog dog = new Watchdog(ch, s.timeout())) {
+            ch.socket().connect(new InetSocketAddress(host, port), timeoutMillis(s.timeout()));
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
+            ByteBuffer buf = ByteBuffer.allocateDirect(Math.toIntExact(max));
+            ByteBuffer header = ByteBuffer.allocateDirect(HEADER);
+            for (long size : s.sizes()) {
+                long iters = s.iterations();
+                header.clear().putLong(size).putLong(iters).flip();
+                writeFully(ch, header, dog);
+                if (s.test().isBandwidth()) {
+                    long start = System.nanoTime();
+                    for (long i = 0; i < iters; i++) {
+                        buf.clear().limit((int) size);
+                        writeFully(ch, buf, dog);
+                    }
+                    header.clear().limit(1);
+                    readFully(ch, header, dog);
+                    long elapsed = System.nanoTime() - start;
+                    rows.add(new BenchResult.Bw(BwStatistics.duration(size, iters, elapsed, s.unit())));
+                } else {
+                    int n = Math.toIntExact(iters);
+                    long[] stamps = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        stamps[i] = System.nanoTime();
+                        buf.clear().limit((int) size);
+                        writeFully(ch, buf, dog);
+                        buf.clear().limit((int) size);
+                        readFully(ch, buf, dog);
+                    }
+                    rows.add(new BenchResult.Lat(LatencyStatistics.compute(size, stamps, n, 2)));
+                }
+            }
+        } catch (IOException e) {
+            throw failure(e, s);
+        }
+        return rows;
+    }
+
+    /** The server's baseline: accepts one connection and answers every size the client runs. */
+    static void server(ServerSocketChannel ss, BenchSettings s) {
+        try (ss) {
+            ss.socket().setSoTimeout(timeoutMillis(s.timeout()));
+            try (SocketChannel ch = ss.socket().accept().getChannel(); Watchdog dog = new Watchdog(ch, s.timeout())) {
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                ByteBuffer header = ByteBuffer.allocateDirect(HEADER);
+                long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
+                ByteBuffer buf = ByteBuffer.allocateDirect(Math.toIntExact(max));
+                for (int k = 0; k < s.sizes().size(); k++) {
+                    header.clear();
+                    readFully(ch, header, dog);
+                    long size = header.getLong(0);
+                    long iters = header.getLong(8);
+                    if (size < 1 || size > max || iters < 1 || iters > BenchOptions.MAX_ITERS) {
+                        throw new BenchException("the raw baseline client sent size " + size + " x " + iters
+                                + ", not what was agreed");
+                    }
+                    if (s.test().isBandwidth()) {
+                        long left = size * iters;
+                        while (left > 0) {
+                            buf.clear().limit((int) Math.min(buf.capacity(), left));
+                            left -= readFully(ch, buf, dog);
+                        }
+                        header.clear().put((byte) 1).flip();
+                        writeFully(ch, header, dog);
+                    } else {
+                        for (long i = 0; i < iters; i++) {
+                            buf.clear().limit((int) size);
+                            readFully(ch, buf, dog);
+                            buf.flip();
+                            writeFully(ch, buf, dog);
+                        }
+                    }
+                }
+            }
+        } catch (SocketTimeoutException e) {
+            throw new BenchException("the raw baseline client did not connect within " + Rendezvous.seconds(s.timeout()));
+        } catch (IOException e) {
+            throw failure(e, s);
+        }
+    }
+
+    private static BenchException failure(IOException e, BenchSettings s) {
+        if (e instanceof java.nio.channels.AsynchronousCloseException) {
+            return new BenchException("the raw baseline made no progress for " + Rendezvous.seconds(s.timeout())
+                    + "; the peer stopped");
+        }
+        return new BenchException("the raw baseline failed: " + e.getMessage());
+    }
+
+    private static void writeFully(SocketChannel ch, ByteBuffer b, Watchdog dog) throws IOException {
+        while (b.hasRemaining()) {
+            ch.write(b);
+            dog.progress();
+        }
+    }
+
+    private static int readFully(SocketChannel ch, ByteBuffer b, Watchdog dog) throws IOException {
+        int n = 0;
+        while (b.hasRemaining()) {
+            int r = ch.read(b);
+            if (r < 0) {
+                throw new EOFException("the peer closed the baseline connection");
+            }
+            n += r;
+            dog.progress();
+        }
+        return n;
+    }
+
+    /**
+     * Blocking channel calls have no timeout of their own; the watchdog closes the channel when nothing moved for
+     * the run's timeout, which wakes the blocked call with an AsynchronousCloseException.
+     */
+    private static final class Watchdog implements AutoCloseable {
+        private final Thread thread;
+        private volatile long last = System.nanoTime();
+        private volatile boolean done;
+
+        Watchdog(SocketChannel ch, Duration timeout) {
+            thread = Thread.ofVirtual().name("xdlink-bench-watchdog").start(() -> {
+                while (!done) {
+                    if (System.nanoTime() - last > timeout.toNanos()) {
+                        try {
+                            ch.close();
+                        } catch (IOException ignored) {
+                            // closing is the point; nothing else to do
+                        }
+                        return;
+                    }
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        void progress() {
+            last = System.nanoTime();
+        }
+
+        @Override
+        public void close() {
+            done = true;
+            thread.interrupt();
+        }
+    }
+
+    private static int timeoutMillis(Duration d) {
+        return Math.toIntExact(Math.min(Integer.MAX_VALUE, Math.max(1, d.toMillis())));
+    }
+}

@@ -1,0 +1,109 @@
+package io.xdlink.cli.bench;
+
+import io.xdlink.cli.host.CliRun;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every test end to end over the simulated fabric in this process: both ends, the rendezvous on 127.0.0.1, perftest's
+ * table. Short runs: this checks behaviour and format, never speed.
+ */
+class BenchLoopbackTest {
+    /** perftest's row, or its extended-precision row below 0.1 Gb/s. */
+    private static final Pattern BW_ROW = Pattern.compile(" \\d+ +\\d+ +\\d+\\.\\d\\d +\\d+\\.\\d\\d *\\t\\t {5}\\d+\\.\\d{6}"
+            + "| \\d+ +\\d+ {11}\\d+\\.\\d{6} {12}\\d+\\.\\d{6} {12}\\d+\\.\\d{6}");
+    private static final Pattern LAT_ROW = Pattern.compile(" \\d+ +\\d+ {10}\\d+\\.\\d\\d.*");
+
+    private static List<String> table(String out) {
+        return out.lines().filter(l -> l.startsWith(" ") && Character.isDigit(l.strip().charAt(0))).toList();
+    }
+
+    @Test
+    void writeBandwidthPrintsPerftestsTableAndWritesJson(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("run.json");
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-n", "200", "-s", "64K", "--report_gbits",
+                "--json", json.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("                    RDMA_Write BW Test")
+                .contains(" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]")
+                .contains(" Link loopback0  : Gen 3 x2, 40 Gb/s").contains(" Rail 0          : ");
+        List<String> rows = table(r.out());
+        assertThat(rows).hasSize(1);
+        assertThat(rows.getFirst()).matches(BW_ROW).startsWith(" 65536      200 ");
+        BenchReport report = BenchReport.fromJson("run.json", Files.readString(json));
+        assertThat(report.bw()).hasSize(1);
+        assertThat(report.bw().getFirst().iterations()).isEqualTo(200);
+        assertThat(report.bw().getFirst().average()).isPositive();
+    }
+
+    @Test
+    void aSingleLaneLinkIsWhatTheBannerSays() {
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "--link", "gen3x1", "-n", "20");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Gen 3 x1, 20 Gb/s");
+    }
+
+    @Test
+    void everySizeWithMinimalIterations(@TempDir Path dir) throws IOException {
+        Path png = dir.resolve("all.png");
+        CliRun r = CliRun.main("bench", "send_bw", "--loopback", "-a", "-n", "5", "--plot", png.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        List<String> rows = table(r.out());
+        assertThat(rows).hasSize(23);
+        assertThat(rows.getFirst()).startsWith(" 2          5 ");
+        assertThat(rows.getLast()).startsWith(" 8388608    5 ");
+        assertThat(ImageIO.read(png.toFile())).isNotNull();
+    }
+
+    @Test
+    void latencyTestsPrintPerftestsLatencyTable() {
+        for (String test : List.of("write_lat", "send_lat")) {
+            CliRun r = CliRun.main("bench", test, "--loopback", "-n", "50");
+            assertThat(r.exit()).as(test + ": " + r.err()).isZero();
+            assertThat(r.out()).contains(PerftestTable.latencyHeader());
+            List<String> rows = table(r.out());
+            assertThat(rows).as(test).hasSize(1);
+            assertThat(rows.getFirst()).matches(LAT_ROW).startsWith(" 2       50 ");
+        }
+    }
+
+    @Test
+    void rawBaselineRowAndRatio() {
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-n", "50", "--baseline", "raw");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains(" Baseline        : plain TCP socket to 127.0.0.1")
+                .containsPattern(" 65536      xdlink/raw bandwidth: \\d+\\.\\d\\d");
+        assertThat(table(r.out()).stream().filter(l -> BW_ROW.matcher(l).matches())).hasSize(2);
+    }
+
+    @Test
+    void aServerThatNeverAnswersIsOneLineAndExitOne() throws IOException {
+        try (ServerSocket silent = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            CliRun r = CliRun.main("bench", "write_bw", "127.0.0.1", "-p", Integer.toString(silent.getLocalPort()),
+                    "--timeout", "1", "-P", "loopback=1");
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.err().strip().lines().toList()).hasSize(1);
+            assertThat(r.err()).contains("went silent").doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void aPortInUseIsOneLineAndExitOne() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0)) {
+            CliRun r = CliRun.main("bench", "write_bw", "-p", Integer.toString(taken.getLocalPort()),
+                    "-P", "loopback=1");
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.err()).contains("is already in use").doesNotContain("Exception");
+        }
+    }
+}

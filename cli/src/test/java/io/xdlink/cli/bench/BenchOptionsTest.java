@@ -1,0 +1,113 @@
+package io.xdlink.cli.bench;
+
+import io.xdlink.cli.host.CliRun;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bad command lines: each is one line naming what was wrong, exit status 2, no stack trace, nothing run. */
+class BenchOptionsTest {
+
+    private static void refused(String expected, String... args) {
+        CliRun r = CliRun.main(args);
+        assertThat(r.exit()).as(String.join(" ", args)).isEqualTo(2);
+        assertThat(r.err().strip().lines().toList()).as(r.err()).hasSize(1);
+        assertThat(r.err()).contains(expected).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void unknownOptionsAreOneLine() {
+        refused("Unknown option: '--bogus'", "bench", "write_bw", "--bogus");
+        refused("Unknown option: '-z'", "bench", "write_lat", "-z", "3");
+    }
+
+    @Test
+    void sizesAndCountsOutOfRange() {
+        refused("-s must be between 1 and 67108864, got 134217728", "bench", "write_bw", "-s", "128M");
+        refused("-s needs a size in bytes", "bench", "write_bw", "-s", "lots");
+        refused("-s must be between 1 and 67108864, got 0", "bench", "write_bw", "-s", "0");
+        refused("-n must be between 5 and 100000000, got 2", "bench", "write_bw", "-n", "2");
+        refused("-q must be between 1 and 64, got 0", "bench", "write_bw", "-q", "0");
+        refused("-p must be between 1 and 65535, got 70000", "bench", "write_bw", "-p", "70000");
+        refused("-D must be between 1 and 3600", "bench", "write_bw", "-D", "0");
+        refused("-Q must be between 1 and 1024", "bench", "send_bw", "-Q", "5000");
+        refused("-t must be between 1 and 15000", "bench", "send_bw", "-t", "0");
+        refused("Invalid value for option '--iters'", "bench", "write_bw", "-n", "99999999999999999999");
+    }
+
+    @Test
+    void contradictionsAreNamed() {
+        refused("-a runs every size; drop -s 4096", "bench", "write_bw", "-a", "-s", "4096");
+        refused("-D runs one size for a time", "bench", "write_bw", "-a", "-D", "5");
+        refused("-D and -n both say when to stop", "bench", "write_bw", "-D", "5", "-n", "100");
+        refused("--loopback runs both ends here", "bench", "write_bw", "--loopback", "10.0.0.1");
+        refused("--link chooses the simulated cable and needs --loopback", "bench", "write_bw", "--link", "gen3x1");
+        refused("--link must be gen2x1, gen2x2, gen3x1, gen3x2 or gen4x2, got 'usb3'", "bench", "write_bw",
+                "--loopback", "--link", "usb3");
+        refused("--link gen4x1 does not exist", "bench", "write_bw", "--loopback", "--link", "gen4x1");
+        refused("--baseline knows only 'raw'", "bench", "write_bw", "--baseline", "ipoib");
+        refused("--plot writes a PNG", "bench", "write_bw", "--plot", "out.svg");
+        refused("--compare adds runs to a plot", "bench", "write_bw", "--compare", "a.json");
+        refused("latency tests ping-pong on one queue pair; drop -q 2", "bench", "write_lat", "-q", "2");
+    }
+
+    @Test
+    void unknownParametersSuggestTheRightName() {
+        refused("unknown parameter 'stripe_min'", "bench", "write_bw", "--loopback", "-P", "stripe_min=1M");
+    }
+
+    @Test
+    void defaultsArePerftests() {
+        BenchOptions o = new BenchOptions();
+        BenchSettings bw = o.settings(BenchTest.WRITE_BW, false);
+        assertThat(bw.sizes()).containsExactly(65536L);
+        assertThat(bw.iterations()).isEqualTo(5000);
+        assertThat(bw.txDepth()).isEqualTo(128);
+        assertThat(bw.cqMod()).isEqualTo(100);
+        assertThat(bw.port()).isEqualTo(18515);
+        assertThat(bw.unit()).isEqualTo(ReportUnit.MIB_PER_SEC);
+        assertThat(bw.isServer()).isTrue();
+        BenchSettings lat = o.settings(BenchTest.SEND_LAT, false);
+        assertThat(lat.sizes()).containsExactly(2L);
+        assertThat(lat.iterations()).isEqualTo(1000);
+        assertThat(lat.txDepth()).isEqualTo(1);
+        assertThat(BenchSettings.ALL_SIZES).hasSize(23).startsWith(2L).endsWith(8L << 20);
+        assertThat(BenchOptions.parseSize("64K")).isEqualTo(65536);
+        assertThat(BenchOptions.parseSize("8m")).isEqualTo(8L << 20);
+    }
+
+    @Test
+    void theServerAdoptsTheClientsTestButNotADifferentOne() {
+        BenchOptions client = new BenchOptions();
+        client.server = "10.0.0.1";
+        client.all = true;
+        client.iterations = 7L;
+        client.gbits = true;
+        BenchSettings c = client.settings(BenchTest.WRITE_BW, false);
+        BenchSettings server = new BenchOptions().settings(BenchTest.WRITE_BW, false);
+        BenchSettings agreed = server.adopt(BenchRecord.parse(c.toRecord().format(), "SETUP"));
+        assertThat(agreed.sizes()).isEqualTo(BenchSettings.ALL_SIZES);
+        assertThat(agreed.iterations()).isEqualTo(7);
+        assertThat(agreed.unit()).isEqualTo(ReportUnit.GBIT_PER_SEC);
+        assertThat(agreed.isServer()).isTrue();
+
+        BenchSettings latServer = new BenchOptions().settings(BenchTest.WRITE_LAT, false);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> latServer.adopt(BenchRecord.parse(c.toRecord().format(), "SETUP")))
+                .isInstanceOf(BenchException.class).hasMessageContaining("the client runs write_bw but this server "
+                        + "was started for write_lat");
+        for (String hostile : List.of("SETUP test=write_bw sizes=2,x iters=5 duration=0 qps=1 txdepth=1 cqmod=1 "
+                        + "gbits=0 raw=0",
+                "SETUP test=write_bw sizes=" + "2,".repeat(40) + "2 iters=5 duration=0 qps=1 txdepth=1 cqmod=1 "
+                        + "gbits=0 raw=0",
+                "SETUP test=write_bw sizes=2 iters=5 duration=0 qps=999 txdepth=1 cqmod=1 gbits=0 raw=0",
+                "SETUP test=nope sizes=2 iters=5 duration=0 qps=1 txdepth=1 cqmod=1 gbits=0 raw=0")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> server.adopt(BenchRecord.parse(hostile, "SETUP"))).as(hostile)
+                    .isInstanceOf(BenchException.class);
+        }
+    }
+}

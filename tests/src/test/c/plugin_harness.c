@@ -1,0 +1,839 @@
+/*
+ * A host for the xdlink network plugin that loads it exactly as NCCL 2.30 does and drives every ABI version's
+ * table through the request contract: init, devices, properties, listen/connect/accept with retries, memory
+ * registration, 32 grouped receives in flight with tags, test with NULL sizes, the (void*)0x1 request, iflush,
+ * closes, finalize, and dlclose followed by a reopen.
+ *
+ *   plugin_harness threads --speed MBPS [--versions 12,11,...]   two ranks as two threads in this process
+ *   plugin_harness listen  --speed MBPS --handle FILE             rank 0 of two processes (receives)
+ *   plugin_harness connect --speed MBPS --handle FILE             rank 1 of two processes (sends)
+ *   plugin_harness pingpong --iterations N                          8-byte ping-pong latency through the tables
+ *
+ * The plugin comes from NCCL_NET_PLUGIN (default libnccl-net.so), as NCCL finds it. Every check prints one line;
+ * the last line is "harness: N passed, M failed" and the exit status is 0 only when nothing failed.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ccl_net_abi.h"
+
+#define RANKS_REQUESTS CCL_NET_MAX_REQUESTS
+#define MAX_RETRIES 2000000L
+#define BUF_BYTES 4096
+
+static atomic_int passed;
+static atomic_int failed;
+static char hostname[64];
+
+/* ---- NCCL's logger, in NCCL's words ---- */
+
+static void nccl_logger(ccl_log_level_t level, unsigned long flags, const char *file, int line, const char *fmt,
+                        ...) {
+    (void)flags;
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    long tid = syscall(SYS_gettid);
+    if (level == CCL_LOG_WARN) {
+        printf("\n%s:%d:%ld [0] %s:%d NCCL WARN %s\n", hostname, getpid(), tid, file, line, msg);
+    } else if (level == CCL_LOG_INFO || level == CCL_LOG_TRACE) {
+        printf("%s:%d:%ld [0] NCCL INFO %s\n", hostname, getpid(), tid, msg);
+    }
+    fflush(stdout);
+}
+
+#define INFO(...) nccl_logger(CCL_LOG_INFO, CCL_SUBSYS_INIT, __FILE__, __LINE__, __VA_ARGS__)
+
+static void check(int ok, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    printf("%s %s\n", ok ? "PASS" : "FAIL", msg);
+    fflush(stdout);
+    atomic_fetch_add(ok ? &passed : &failed, 1);
+}
+
+static ccl_result_t profiler(void **e, int type, void *p, int64_t id, void *ext) {
+    (void)e, (void)type, (void)p, (void)id, (void)ext;
+    return ccl_success;
+}
+
+/* ---- loading, as NCCL 2.30's plugin_open.cc and net.cc do ---- */
+
+static void *plugin_lib;
+static char plugin_name[256];
+
+static void *try_dlopen(const char *name) {
+    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (h == NULL) {
+        INFO("ncclOsDlopen(%s) failed: %s", name, dlerror());
+    }
+    return h;
+}
+
+static int has_lib_prefix_and_so_suffix(const char *s) {
+    size_t n = strlen(s);
+    return strncmp(s, "lib", 3) == 0 && n > 3 && strcmp(s + n - 3, ".so") == 0;
+}
+
+/* Opens the first entry of NCCL_NET_PLUGIN that loads; returns 0 on success. */
+static int open_plugin(const char *prefix) {
+    const char *env = getenv("NCCL_NET_PLUGIN");
+    char list[4096];
+    if (env != NULL) {
+        INFO("NCCL_NET_PLUGIN set by environment to %s", env);
+        if (strcasecmp(env, "none") == 0) {
+            return -1;
+        }
+        snprintf(list, sizeof list, "%s", env);
+    } else {
+        snprintf(list, sizeof list, "%s.so", prefix);
+    }
+    char *save = NULL;
+    for (char *entry = strtok_r(list, ",", &save); entry != NULL; entry = strtok_r(NULL, ",", &save)) {
+        plugin_lib = try_dlopen(entry);
+        snprintf(plugin_name, sizeof plugin_name, "%s", entry);
+        if (plugin_lib == NULL && strchr(entry, '/') == NULL && !has_lib_prefix_and_so_suffix(entry)) {
+            snprintf(plugin_name, sizeof plugin_name, "%s-%s.so", prefix, entry);
+            plugin_lib = try_dlopen(plugin_name);
+        }
+        if (plugin_lib != NULL) {
+            return 0;
+        }
+    }
+    INFO("NET/Plugin: Could not find: %s", env != NULL ? env : "libnccl-net.so");
+    return -1;
+}
+
+/* The newest table the loader finds, v12 down to v6, logged as NCCL 2.30 logs it. */
+static int find_newest(void) {
+    static const int order[] = {12, 11, 10, 9, 8, 7, 6};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        char sym[32];
+        snprintf(sym, sizeof sym, "ncclNetPlugin_v%d", order[i]);
+        void *t = dlsym(plugin_lib, sym);
+        if (t == NULL) {
+            if (order[i] != 12) {
+                INFO("ncclOsDlsym(%s) failed: %s", sym, dlerror());
+            }
+            continue;
+        }
+        INFO("NET/Plugin: Loaded net plugin %s (v%d)", *(const char **)t, order[i]);
+        INFO("Successfully loaded external network plugin %s", plugin_name);
+        return order[i];
+    }
+    INFO("External network plugin %s is unsupported", plugin_name);
+    return -1;
+}
+
+/* ---- one version-neutral view of whichever table is under test ---- */
+
+typedef struct {
+    int version;
+    void *table;
+    void *ctx;
+} plugin_t;
+
+#define T(v) ((ccl_net_v##v##_t *)p->table)
+
+typedef struct {
+    const char *name;
+    const char *pci_path;
+    int ptr_support, speed, max_comms, max_recvs;
+    float latency;
+    int vdev_count, vdev0, dev_type;
+    size_t max_p2p;
+    int multi, rail, plane;
+    int guard_ok;
+} props_t;
+
+static int h_init(plugin_t *p, uint64_t comm_id) {
+    ccl_comm_config_t cfg = {.traffic_class = -1};
+    switch (p->version) {
+    case 6: return T(6)->init(nccl_logger);
+    case 7: return T(7)->init(nccl_logger);
+    case 8: return T(8)->init(nccl_logger);
+    case 9: return T(9)->init(nccl_logger);
+    case 10: return T(10)->init(nccl_logger, profiler);
+    case 11: return T(11)->init(&p->ctx, comm_id, &cfg, nccl_logger, profiler);
+    default: return T(12)->init(&p->ctx, comm_id, &cfg, nccl_logger, profiler);
+    }
+}
+
+static int h_devices(plugin_t *p, int *n) {
+    return ((ccl_net_v6_t *)p->table)->devices(n); /* slot 2 has one signature in every version */
+}
+
+#define GUARD 0xA5
+
+static int h_props(plugin_t *p, int dev, props_t *o) {
+    unsigned char buf[256];
+    memset(buf, GUARD, sizeof buf);
+    size_t size;
+    int rc;
+    memset(o, 0, sizeof *o);
+    o->vdev_count = -1, o->multi = -1, o->rail = -2, o->plane = -2, o->dev_type = -1;
+#define COMMON(x)                                                                                                \
+    o->name = (x)->name, o->pci_path = (x)->pci_path, o->ptr_support = (x)->ptr_support, o->speed = (x)->speed, \
+    o->latency = (x)->latency, o->max_comms = (x)->max_comms, o->max_recvs = (x)->max_recvs
+    switch (p->version) {
+    case 6: { ccl_props_v6_t *x = (void *)buf; size = sizeof *x; rc = T(6)->get_properties(dev, x); COMMON(x); break; }
+    case 7: { ccl_props_v7_t *x = (void *)buf; size = sizeof *x; rc = T(7)->get_properties(dev, x); COMMON(x);
+              o->dev_type = x->net_device_type; break; }
+    case 8: { ccl_props_v8_t *x = (void *)buf; size = sizeof *x; rc = T(8)->get_properties(dev, x); COMMON(x);
+              o->dev_type = x->net_device_type; break; }
+    case 9:
+    case 10: { ccl_props_v9_t *x = (void *)buf; size = sizeof *x;
+               rc = p->version == 9 ? T(9)->get_properties(dev, x) : T(10)->get_properties(dev, x); COMMON(x);
+               o->dev_type = x->net_device_type; o->vdev_count = x->vprops.ndevs; o->vdev0 = x->vprops.devs[0];
+               o->max_p2p = x->max_p2p_bytes; break; }
+    case 11: { ccl_props_v11_t *x = (void *)buf; size = sizeof *x; rc = T(11)->get_properties(dev, x); COMMON(x);
+               o->dev_type = x->net_device_type; o->vdev_count = x->vprops.ndevs; o->vdev0 = x->vprops.devs[0];
+               o->max_p2p = x->max_p2p_bytes; o->multi = x->max_multi_request_size; break; }
+    default: { ccl_props_v12_t *x = (void *)buf; size = sizeof *x; rc = T(12)->get_properties(dev, x); COMMON(x);
+               o->dev_type = x->net_device_type; o->vdev_count = x->vprops.ndevs; o->vdev0 = x->vprops.devs[0];
+               o->max_p2p = x->max_p2p_bytes; o->multi = x->max_multi_request_size; o->rail = x->rail_id;
+               o->plane = x->plane_id; break; }
+    }
+    o->guard_ok = 1;
+    for (size_t i = size; i < sizeof buf; i++) {
+        if (buf[i] != GUARD) {
+            o->guard_ok = 0;
+        }
+    }
+    return rc;
+}
+
+static int h_listen(plugin_t *p, int dev, void *handle, void **lc) {
+    if (p->version >= 11) {
+        return T(12)->listen(p->ctx, dev, handle, lc);
+    }
+    return T(6)->listen(dev, handle, lc);
+}
+
+/* RCCL may pass a {uint32_t chId} where the device handle goes; the plugin must never touch it. */
+typedef struct {
+    uint32_t ch_id;
+} rccl_ctxt_t;
+
+static int h_connect(plugin_t *p, int dev, void *handle, void **sc, rccl_ctxt_t *devcomm) {
+    ccl_comm_config_t cfg = {.traffic_class = -1};
+    ccl_net_device_handle_t **dc = (ccl_net_device_handle_t **)devcomm;
+    switch (p->version) {
+    case 6: return T(6)->connect(dev, handle, sc);
+    case 7: return T(7)->connect(dev, handle, sc, dc);
+    case 8: return T(8)->connect(dev, handle, sc, dc);
+    case 9: return T(9)->connect(dev, handle, sc, dc);
+    case 10: return T(10)->connect(dev, &cfg, handle, sc, dc);
+    default: return T(12)->connect(p->ctx, dev, handle, sc, dc);
+    }
+}
+
+static int h_accept(plugin_t *p, void *lc, void **rc, rccl_ctxt_t *devcomm) {
+    if (p->version == 6) {
+        return T(6)->accept(lc, rc);
+    }
+    return T(7)->accept(lc, rc, (ccl_net_device_handle_t **)devcomm);
+}
+
+static int h_reg(plugin_t *p, void *comm, void *data, size_t size, void **mh) {
+    if (p->version <= 7) {
+        return T(6)->reg_mr(comm, data, (int)size, CCL_PTR_HOST, mh);
+    }
+    return T(8)->reg_mr(comm, data, size, CCL_PTR_HOST, mh);
+}
+
+static int h_dereg(plugin_t *p, void *comm, void *mh) {
+    return T(6)->dereg_mr(comm, mh);
+}
+
+static int h_isend(plugin_t *p, void *sc, void *data, size_t size, int tag, void *mh, void **req) {
+    switch (p->version) {
+    case 6:
+    case 7:
+    case 8: return T(6)->isend(sc, data, (int)size, tag, mh, req);
+    case 9: return T(9)->isend(sc, data, size, tag, mh, req);
+    default: return T(10)->isend(sc, data, size, tag, mh, NULL, req);
+    }
+}
+
+static int h_irecv(plugin_t *p, void *rc, int n, void **data, size_t *sizes, int *tags, void **mhs, void **req) {
+    int isizes[8];
+    void *phandles[8] = {0};
+    switch (p->version) {
+    case 6:
+    case 7:
+    case 8:
+        for (int i = 0; i < n; i++) {
+            isizes[i] = (int)sizes[i];
+        }
+        /* NCCL's compat layers for v6..v8 reset the optional-completion marker before calling. */
+        *req = NULL;
+        return T(6)->irecv(rc, n, data, isizes, tags, mhs, req);
+    case 9: return T(9)->irecv(rc, n, data, sizes, tags, mhs, req);
+    default: return T(10)->irecv(rc, n, data, sizes, tags, mhs, phandles, req);
+    }
+}
+
+static int h_iflush(plugin_t *p, void *rc, int n, void **data, int *sizes, void **mhs, void **req) {
+    return T(6)->iflush(rc, n, data, sizes, mhs, req);
+}
+
+static int h_test(plugin_t *p, void *req, int *done, int *sizes) {
+    return T(6)->test(req, done, sizes);
+}
+
+static int h_close_send(plugin_t *p, void *c) { return T(6)->close_send(c); }
+static int h_close_recv(plugin_t *p, void *c) { return T(6)->close_recv(c); }
+static int h_close_listen(plugin_t *p, void *c) { return T(6)->close_listen(c); }
+
+static int h_finalize(plugin_t *p) {
+    if (p->version >= 11) {
+        return T(12)->finalize(p->ctx);
+    }
+    return ccl_success;
+}
+
+/* ---- the two ranks ---- */
+
+typedef struct {
+    plugin_t *p;
+    int dev;
+    int n;                          /* buffers per grouped receive */
+    unsigned char handle[CCL_NET_HANDLE_MAXSIZE];
+    atomic_int handle_ready;
+    const char *handle_file;        /* two processes: the handle travels through this file */
+    unsigned seed;
+} pair_t;
+
+static unsigned char pattern(unsigned seed, int req, int i, int k) {
+    return (unsigned char)(seed * 31u + (unsigned)req * 131u + (unsigned)i * 17u + (unsigned)k * 7u + 1u);
+}
+
+static size_t send_size(int req, int i) {
+    return (size_t)(BUF_BYTES - 13 * i - req); /* every receive larger than its send, all sizes distinct */
+}
+
+static int wait_test(plugin_t *p, void *req, int *sizes, const char *what) {
+    int done = 0;
+    for (long t = 0; t < MAX_RETRIES && !done; t++) {
+        int rc = h_test(p, req, &done, sizes);
+        if (rc != ccl_success) {
+            check(0, "v%d %s: test returned %d", p->version, what, rc);
+            return -1;
+        }
+        if (!done) {
+            sched_yield();
+        }
+    }
+    if (!done) {
+        check(0, "v%d %s: not done after %ld tests", p->version, what, MAX_RETRIES);
+        return -1;
+    }
+    return 0;
+}
+
+static void write_handle_file(const char *path, const unsigned char *h) {
+    char tmp[512];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    for (int i = 0; f != NULL && i < CCL_NET_HANDLE_MAXSIZE; i++) {
+        fprintf(f, "%02x", h[i]);
+    }
+    if (f != NULL) {
+        fclose(f);
+        rename(tmp, path);
+    }
+}
+
+static int read_handle_file(const char *path, unsigned char *h) {
+    for (int tries = 0; tries < 600; tries++) {
+        FILE *f = fopen(path, "r");
+        if (f != NULL) {
+            int ok = 1;
+            for (int i = 0; i < CCL_NET_HANDLE_MAXSIZE && ok; i++) {
+                unsigned v;
+                ok = fscanf(f, "%2x", &v) == 1;
+                h[i] = (unsigned char)v;
+            }
+            fclose(f);
+            if (ok) {
+                return 0;
+            }
+        }
+        usleep(100000);
+    }
+    return -1;
+}
+
+static void *receiver(void *arg) {
+    pair_t *pr = arg;
+    plugin_t *p = pr->p;
+    void *lc = NULL, *rc = NULL;
+    int v = p->version;
+    check(h_listen(p, pr->dev, pr->handle, &lc) == ccl_success && lc != NULL, "v%d listen gives a listen comm", v);
+    if (lc == NULL) {
+        atomic_store(&pr->handle_ready, -1);
+        return NULL;
+    }
+    if (pr->handle_file != NULL) {
+        write_handle_file(pr->handle_file, pr->handle);
+    }
+    atomic_store(&pr->handle_ready, 1);
+    rccl_ctxt_t poison = {.ch_id = 0xC0DEC0DE};
+    long tries = 0;
+    while (rc == NULL && tries++ < MAX_RETRIES) {
+        if (h_accept(p, lc, &rc, &poison) != ccl_success) {
+            break;
+        }
+        if (rc == NULL) {
+            sched_yield();
+        }
+    }
+    check(rc != NULL, "v%d accept gives a receive comm after %ld calls", v, tries);
+    check(poison.ch_id == 0xC0DEC0DE, "v%d accept leaves recvDevComm untouched", v);
+    if (rc == NULL) {
+        h_close_listen(p, lc);
+        return NULL;
+    }
+    int n = pr->n;
+    size_t total = (size_t)RANKS_REQUESTS * (size_t)n * BUF_BYTES;
+    unsigned char *buf = calloc(1, total);
+    void *mh = NULL;
+    check(h_reg(p, rc, buf, total, &mh) == ccl_success && mh != NULL, "v%d regMr on the receive comm", v);
+    void *reqs[RANKS_REQUESTS];
+    for (int r = 0; r < RANKS_REQUESTS; r++) {
+        void *data[8], *mhs[8];
+        size_t sizes[8];
+        int tags[8];
+        for (int i = 0; i < n; i++) {
+            data[i] = buf + ((size_t)r * n + i) * BUF_BYTES;
+            sizes[i] = BUF_BYTES;
+            tags[i] = 100 + i;
+            mhs[i] = mh;
+        }
+        reqs[r] = (void *)0x1; /* NCCL_NET_OPTIONAL_RECV_COMPLETION may be left here */
+        long t = 0;
+        int st;
+        do {
+            st = h_irecv(p, rc, n, data, sizes, tags, mhs, &reqs[r]);
+        } while (st == ccl_success && reqs[r] == NULL && ++t < MAX_RETRIES);
+        if (st != ccl_success || reqs[r] == NULL || reqs[r] == (void *)0x1) {
+            check(0, "v%d irecv %d of %d posts (rc %d, request %p)", v, r, RANKS_REQUESTS, st, reqs[r]);
+            reqs[r] = NULL;
+        }
+    }
+    check(1, "v%d %d grouped receives of %d buffers in flight", v, RANKS_REQUESTS, n);
+    int bad = 0;
+    for (int r = 0; r < RANKS_REQUESTS; r++) {
+        if (reqs[r] == NULL) {
+            bad++;
+            continue;
+        }
+        int sizes[8];
+        int *sp = (r % 2 == 0) ? NULL : sizes; /* NCCL tests flushes and some receives with NULL sizes */
+        if (wait_test(p, reqs[r], sp, "receive") != 0) {
+            bad++;
+            continue;
+        }
+        for (int i = 0; i < n; i++) {
+            size_t want = send_size(r, i);
+            if (sp != NULL && sizes[i] != (int)want) {
+                bad++;
+            }
+            unsigned char *b = buf + ((size_t)r * n + i) * BUF_BYTES;
+            for (size_t k = 0; k < want; k++) {
+                if (b[k] != pattern(pr->seed, r, i, (int)k)) {
+                    bad++;
+                    break;
+                }
+            }
+        }
+    }
+    check(bad == 0, "v%d every receive done with the sender's bytes and sizes (%d bad)", v, bad);
+    void *data0[1] = {buf};
+    int size0[1] = {(int)send_size(0, 0)};
+    void *mh0[1] = {mh};
+    void *freq = (void *)0x1;
+    int st = h_iflush(p, rc, 1, data0, size0, mh0, &freq);
+    if (st == ccl_success && freq != NULL) {
+        st = wait_test(p, freq, NULL, "flush");
+    }
+    check(st == ccl_success && freq != (void *)0x1, "v%d iflush of host memory completes", v);
+    check(h_dereg(p, rc, mh) == ccl_success, "v%d deregMr", v);
+    check(h_close_recv(p, rc) == ccl_success, "v%d closeRecv", v);
+    check(h_close_listen(p, lc) == ccl_success, "v%d closeListen", v);
+    free(buf);
+    return NULL;
+}
+
+static void *sender(void *arg) {
+    pair_t *pr = arg;
+    plugin_t *p = pr->p;
+    int v = p->version;
+    if (pr->handle_file != NULL) {
+        if (read_handle_file(pr->handle_file, pr->handle) != 0) {
+            check(0, "v%d the listener's handle arrived in %s", v, pr->handle_file);
+            return NULL;
+        }
+    } else {
+        while (atomic_load(&pr->handle_ready) == 0) {
+            sched_yield();
+        }
+        if (atomic_load(&pr->handle_ready) < 0) {
+            return NULL;
+        }
+    }
+    void *sc = NULL;
+    rccl_ctxt_t poison = {.ch_id = 0xC0DEC0DE};
+    long tries = 0;
+    int st = ccl_success;
+    while (sc == NULL && tries++ < MAX_RETRIES) {
+        st = h_connect(p, pr->dev, pr->handle, &sc, &poison);
+        if (st != ccl_success) {
+            break;
+        }
+        if (sc == NULL) {
+            sched_yield();
+        }
+    }
+    check(sc != NULL, "v%d connect gives a send comm after %ld calls (rc %d)", v, tries, st);
+    check(poison.ch_id == 0xC0DEC0DE, "v%d connect leaves sendDevComm untouched", v);
+    if (sc == NULL) {
+        return NULL;
+    }
+    int n = pr->n;
+    size_t total = (size_t)RANKS_REQUESTS * (size_t)n * BUF_BYTES;
+    unsigned char *buf = malloc(total);
+    for (int r = 0; r < RANKS_REQUESTS; r++) {
+        for (int i = 0; i < n; i++) {
+            unsigned char *b = buf + ((size_t)r * n + i) * BUF_BYTES;
+            for (int k = 0; k < BUF_BYTES; k++) {
+                b[k] = pattern(pr->seed, r, i, k);
+            }
+        }
+    }
+    void *mh = NULL;
+    check(h_reg(p, sc, buf, total, &mh) == ccl_success && mh != NULL, "v%d regMr on the send comm", v);
+    int count = RANKS_REQUESTS * n;
+    void **reqs = calloc((size_t)count, sizeof(void *));
+    int bad = 0;
+    for (int r = 0; r < RANKS_REQUESTS; r++) {
+        /* Tags in reverse: a send must land in the buffer its tag names, not in the next one. */
+        for (int i = n - 1; i >= 0; i--) {
+            void **req = &reqs[r * n + i];
+            long t = 0;
+            do {
+                st = h_isend(p, sc, buf + ((size_t)r * n + i) * BUF_BYTES, send_size(r, i), 100 + i, mh, req);
+                if (*req == NULL) {
+                    sched_yield();
+                }
+            } while (st == ccl_success && *req == NULL && ++t < MAX_RETRIES);
+            if (st != ccl_success || *req == NULL) {
+                bad++;
+            }
+        }
+    }
+    check(bad == 0, "v%d %d sends in flight with tags, retried while the receiver had not posted", v, count);
+    for (int k = 0; k < count; k++) {
+        int size = -1;
+        if (reqs[k] == NULL || wait_test(p, reqs[k], &size, "send") != 0 ||
+            size != (int)send_size(k / n, k % n)) {
+            bad++;
+        }
+    }
+    check(bad == 0, "v%d every send done with its size", v);
+    check(h_dereg(p, sc, mh) == ccl_success, "v%d deregMr on the send comm", v);
+    check(h_close_send(p, sc) == ccl_success, "v%d closeSend", v);
+    free(reqs);
+    free(buf);
+    return NULL;
+}
+
+/* ---- one version, start to end ---- */
+
+static int check_properties(plugin_t *p, int expect_speed, int expect_loopback) {
+    int v = p->version;
+    props_t pr;
+    int rc = h_props(p, 0, &pr);
+    check(rc == ccl_success, "v%d getProperties(0)", v);
+    check(pr.name != NULL && strncmp(pr.name, "xdlink", 6) == 0, "v%d name %s", v, pr.name ? pr.name : "(null)");
+    check(pr.speed == expect_speed, "v%d speed %d Mbps is the link's negotiated %d", v, pr.speed, expect_speed);
+    check(pr.ptr_support == CCL_PTR_HOST, "v%d ptrSupport HOST", v);
+    check(expect_loopback ? pr.pci_path == NULL : pr.pci_path != NULL, "v%d pciPath %s", v,
+          pr.pci_path ? pr.pci_path : "NULL");
+    check(pr.latency > 0.0f, "v%d latency %.3f us", v, pr.latency);
+    check(pr.max_recvs >= 1 && pr.max_recvs <= 8 && pr.max_comms >= 1, "v%d maxRecvs %d maxComms %d", v,
+          pr.max_recvs, pr.max_comms);
+    check(pr.guard_ok, "v%d nothing written past ncclNetProperties_v%d", v, v);
+    if (v >= 7) {
+        check(pr.dev_type == 0, "v%d netDeviceType HOST", v);
+    }
+    if (v >= 9) {
+        check(pr.vdev_count == 1 && pr.vdev0 == 0, "v%d vProps {1,{0}}", v);
+        check(pr.max_p2p > 0 && pr.max_p2p <= (1ULL << 40), "v%d maxP2pBytes %zu", v, pr.max_p2p);
+    }
+    if (v >= 11) {
+        check(pr.multi == 1, "v%d maxMultiRequestSize 1", v);
+    }
+    if (v >= 12) {
+        check(pr.rail == -1 && pr.plane == -1, "v%d railId and planeId -1", v);
+    }
+    return pr.max_recvs;
+}
+
+static void run_version(int v, const char *mode, int expect_speed, int expect_loopback, const char *handle_file) {
+    char sym[32];
+    snprintf(sym, sizeof sym, "ncclNetPlugin_v%d", v);
+    plugin_t p = {.version = v, .table = dlsym(plugin_lib, sym), .ctx = NULL};
+    check(p.table != NULL, "v%d table %s exported", v, sym);
+    if (p.table == NULL) {
+        return;
+    }
+    check(strcmp(*(const char **)p.table, "xdlink") == 0, "v%d name is xdlink", v);
+    int rc = h_init(&p, 0x5EED0000ULL + (uint64_t)v);
+    check(rc == ccl_success, "v%d init", v);
+    if (rc != ccl_success) {
+        return;
+    }
+    if (v >= 11) {
+        check(p.ctx != NULL, "v%d init gives a per-communicator context", v);
+    }
+    int ndev = 0;
+    check(h_devices(&p, &ndev) == ccl_success && ndev >= 1, "v%d devices: %d", v, ndev);
+    if (ndev < 1) {
+        return;
+    }
+    int max_recvs = check_properties(&p, expect_speed, expect_loopback);
+    int n = max_recvs < 4 ? max_recvs : 4;
+    char file[512];
+    if (handle_file != NULL) {
+        snprintf(file, sizeof file, "%s.v%d", handle_file, v); /* one handle per version's connection */
+    }
+    pair_t pr = {.p = &p, .dev = 0, .n = n, .handle_ready = 0, .handle_file = handle_file ? file : NULL,
+                 .seed = (unsigned)v};
+    if (strcmp(mode, "threads") == 0) {
+        pthread_t a, b;
+        pthread_create(&a, NULL, receiver, &pr);
+        pthread_create(&b, NULL, sender, &pr);
+        pthread_join(a, NULL);
+        pthread_join(b, NULL);
+    } else if (strcmp(mode, "listen") == 0) {
+        receiver(&pr);
+    } else {
+        sender(&pr);
+    }
+    check(h_finalize(&p) == ccl_success, "v%d finalize", v);
+}
+
+/* ---- ping-pong latency through the native tables ---- */
+
+typedef struct {
+    plugin_t *p;
+    void *sc, *rc, *smh, *rmh;
+    unsigned char *sbuf, *rbuf;
+    long iterations;
+    int first;
+    double seconds;
+} pinger_t;
+
+static void post_wait_recv(plugin_t *p, void *rc, void *buf, void *mh) {
+    void *data[1] = {buf}, *mhs[1] = {mh}, *req = NULL;
+    size_t sizes[1] = {8};
+    int tags[1] = {0};
+    while (req == NULL) {
+        h_irecv(p, rc, 1, data, sizes, tags, mhs, &req);
+    }
+    int done = 0;
+    while (!done) {
+        h_test(p, req, &done, NULL);
+    }
+}
+
+static void send_wait(plugin_t *p, void *sc, void *buf, void *mh) {
+    void *req = NULL;
+    while (req == NULL) {
+        h_isend(p, sc, buf, 8, 0, mh, &req);
+    }
+    int done = 0;
+    while (!done) {
+        h_test(p, req, &done, NULL);
+    }
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *pinger(void *arg) {
+    pinger_t *g = arg;
+    double t0 = 0;
+    for (long i = -1000; i < g->iterations; i++) {
+        if (i == 0) {
+            t0 = now();
+        }
+        if (g->first) {
+            send_wait(g->p, g->sc, g->sbuf, g->smh);
+            post_wait_recv(g->p, g->rc, g->rbuf, g->rmh);
+        } else {
+            post_wait_recv(g->p, g->rc, g->rbuf, g->rmh);
+            send_wait(g->p, g->sc, g->sbuf, g->smh);
+        }
+    }
+    g->seconds = now() - t0;
+    return NULL;
+}
+
+static int connect_pair(plugin_t *p, void **sc, void **rc) {
+    unsigned char handle[CCL_NET_HANDLE_MAXSIZE];
+    void *lc = NULL;
+    if (h_listen(p, 0, handle, &lc) != ccl_success || lc == NULL) {
+        return -1;
+    }
+    *sc = NULL, *rc = NULL;
+    for (long t = 0; (*sc == NULL || *rc == NULL) && t < MAX_RETRIES; t++) {
+        if (*sc == NULL && h_connect(p, 0, handle, sc, NULL) != ccl_success) {
+            return -1;
+        }
+        if (*rc == NULL && h_accept(p, lc, rc, NULL) != ccl_success) {
+            return -1;
+        }
+    }
+    h_close_listen(p, lc);
+    return (*sc != NULL && *rc != NULL) ? 0 : -1;
+}
+
+static void run_pingpong(long iterations) {
+    plugin_t p = {.version = 12, .table = dlsym(plugin_lib, "ncclNetPlugin_v12")};
+    if (p.table == NULL || h_init(&p, 1) != ccl_success) {
+        check(0, "pingpong: init");
+        return;
+    }
+    int ndev = 0;
+    h_devices(&p, &ndev);
+    void *sc[2], *rc[2];
+    if (ndev < 1 || connect_pair(&p, &sc[0], &rc[1]) != 0 || connect_pair(&p, &sc[1], &rc[0]) != 0) {
+        check(0, "pingpong: connect two comm pairs");
+        return;
+    }
+    pinger_t g[2];
+    for (int i = 0; i < 2; i++) {
+        g[i] = (pinger_t){.p = &p, .sc = sc[i], .rc = rc[i], .iterations = iterations, .first = i == 0};
+        g[i].sbuf = calloc(1, 64);
+        g[i].rbuf = calloc(1, 64);
+        h_reg(&p, sc[i], g[i].sbuf, 64, &g[i].smh);
+        h_reg(&p, rc[i], g[i].rbuf, 64, &g[i].rmh);
+    }
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) {
+        pthread_create(&t[i], NULL, pinger, &g[i]);
+    }
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+    }
+    double half_rtt_us = g[0].seconds / (double)iterations / 2.0 * 1e6;
+    printf("pingpong: 8-byte half round trip through ncclNetPlugin_v12: %.3f us over %ld iterations\n",
+           half_rtt_us, iterations);
+    check(half_rtt_us > 0, "pingpong measured");
+    for (int i = 0; i < 2; i++) {
+        h_dereg(&p, sc[i], g[i].smh);
+        h_dereg(&p, rc[i], g[i].rmh);
+        h_close_send(&p, sc[i]);
+        h_close_recv(&p, rc[i]);
+    }
+    h_finalize(&p);
+}
+
+/* ---- main ---- */
+
+static int parse_versions(const char *s, int *out) {
+    int n = 0;
+    while (*s != '\0' && n < 7) {
+        out[n++] = atoi(s);
+        const char *c = strchr(s, ',');
+        if (c == NULL) {
+            break;
+        }
+        s = c + 1;
+    }
+    return n;
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    gethostname(hostname, sizeof hostname);
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s threads|listen|connect|pingpong [--speed MBPS] [--handle FILE] "
+                        "[--versions 12,11,...] [--pci] [--rccl] [--iterations N]\n", argv[0]);
+        return 2;
+    }
+    const char *mode = argv[1];
+    int speed = 0, loopback = 1, nversions = 7, reopen = 1;
+    int versions[7] = {12, 11, 10, 9, 8, 7, 6};
+    const char *handle_file = NULL, *prefix = "libnccl-net";
+    long iterations = 10000;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--speed") == 0 && i + 1 < argc) {
+            speed = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--handle") == 0 && i + 1 < argc) {
+            handle_file = argv[++i];
+        } else if (strcmp(argv[i], "--versions") == 0 && i + 1 < argc) {
+            nversions = parse_versions(argv[++i], versions);
+        } else if (strcmp(argv[i], "--pci") == 0) {
+            loopback = 0;
+        } else if (strcmp(argv[i], "--rccl") == 0) {
+            prefix = "librccl-net";
+        } else if (strcmp(argv[i], "--no-reopen") == 0) {
+            reopen = 0;
+        } else if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
+            iterations = atol(argv[++i]);
+        } else {
+            fprintf(stderr, "unknown argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (open_plugin(prefix) != 0) {
+        check(0, "the plugin loads");
+        printf("harness: %d passed, %d failed\n", passed, failed);
+        return 1;
+    }
+    int newest = find_newest();
+    check(newest == 12, "the loader picks ncclNetPlugin_v12 first (got v%d)", newest);
+    if (strcmp(mode, "pingpong") == 0) {
+        run_pingpong(iterations);
+    } else {
+        for (int i = 0; i < nversions; i++) {
+            run_version(versions[i], mode, speed, loopback, handle_file);
+        }
+        if (reopen && strcmp(mode, "threads") == 0) {
+            /* NCCL unloads the plugin after the last communicator and may load it again for the next one. */
+            INFO("Unloading plugin %s", plugin_name);
+            check(dlclose(plugin_lib) == 0, "dlclose");
+            plugin_lib = NULL;
+            check(open_plugin(prefix) == 0 && find_newest() == 12, "reopen after dlclose");
+            if (plugin_lib != NULL) {
+                run_version(12, mode, speed, loopback, NULL);
+            }
+        }
+    }
+    printf("harness: %d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
