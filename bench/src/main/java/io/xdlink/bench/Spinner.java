@@ -48,6 +48,11 @@ final class Spinner implements AutoCloseable {
         });
     }
 
+    /** What a benchmark thread without sockets of its own to sleep on does while it waits: give the processor up. */
+    static void idle() {
+        Thread.yield();
+    }
+
     /** Throws what the background side failed with, so a broken far side fails the benchmark, not hangs it. */
     void check() {
         Throwable f = failure;
