@@ -663,6 +663,9 @@ static void post_wait_recv(plugin_t *p, void *rc, void *buf, void *mh) {
     int done = 0;
     while (!done) {
         h_test(p, req, &done, NULL);
+        if (!done) {
+            sched_yield(); /* the progress engines share the cores with both ranks */
+        }
     }
 }
 
@@ -670,10 +673,16 @@ static void send_wait(plugin_t *p, void *sc, void *buf, void *mh) {
     void *req = NULL;
     while (req == NULL) {
         h_isend(p, sc, buf, 8, 0, mh, &req);
+        if (req == NULL) {
+            sched_yield();
+        }
     }
     int done = 0;
     while (!done) {
         h_test(p, req, &done, NULL);
+        if (!done) {
+            sched_yield();
+        }
     }
 }
 
@@ -716,6 +725,7 @@ static int connect_pair(plugin_t *p, void **sc, void **rc) {
         if (*rc == NULL && h_accept(p, lc, rc, NULL) != ccl_success) {
             return -1;
         }
+        sched_yield();
     }
     h_close_listen(p, lc);
     return (*sc != NULL && *rc != NULL) ? 0 : -1;

@@ -68,7 +68,8 @@ final class NativeTables {
         if (fn.address() == 0) {
             throw new IllegalStateException("ncclNetPlugin_v12 slot " + index + " is NULL");
         }
-        return Linker.nativeLinker().downcallHandle(fn, fd, Linker.Option.critical(false));
+        // Not a critical downcall: the plugin calls back into Java through upcalls.
+        return Linker.nativeLinker().downcallHandle(fn, fd);
     }
 
     static void ok(int rc, String what) {

@@ -28,10 +28,10 @@ interface PingPongSide extends AutoCloseable {
             Spinner.idle();
         }
         while (!sendDone()) {
-            Thread.onSpinWait();
+            Spinner.idle();
         }
         while (!receiveDone()) {
-            Thread.onSpinWait();
+            Spinner.idle();
         }
     }
 
@@ -55,31 +55,18 @@ interface PingPongSide extends AutoCloseable {
             }
         }
 
+        /** Advances one stage when it can; returns 1 when it did, 0 when it waited (so the spinner yields). */
         private int step() throws Throwable {
-            switch (stage) {
-                case 0 -> {
-                    if (side.postReceive()) {
-                        stage = 1;
-                    }
-                }
-                case 1 -> {
-                    if (side.receiveDone()) {
-                        stage = 2;
-                    }
-                }
-                case 2 -> {
-                    if (side.postSend()) {
-                        stage = 3;
-                    }
-                }
-                default -> {
-                    if (side.sendDone()) {
-                        stage = 0;
-                        return 1;
-                    }
-                }
+            boolean advanced = switch (stage) {
+                case 0 -> side.postReceive();
+                case 1 -> side.receiveDone();
+                case 2 -> side.postSend();
+                default -> side.sendDone();
+            };
+            if (advanced) {
+                stage = (stage + 1) % 4;
             }
-            return stage == 0 ? 0 : 1;
+            return advanced ? 1 : 0;
         }
     }
 }

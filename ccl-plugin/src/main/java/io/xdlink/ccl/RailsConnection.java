@@ -31,6 +31,8 @@ final class RailsConnection implements Connection {
     private final Completion[] batch = new Completion[64];
     private final Map<Long, MemorySegment> receiveBuffers = new HashMap<>();
     private final boolean receivesImmediates;
+    /** Receives for immediates consumed and not yet posted again because the queue pair refused at that moment. */
+    private int immediateDeficit;
 
 
     RailsConnection(QueuePair qp, CompletionQueue cq, boolean receivesImmediates) {
@@ -126,11 +128,15 @@ final class RailsConnection implements Connection {
                 case RECV_WRITE_WITH_IMM -> {
                     handler.onImmediate(c.imm(), c.byteLen(), error);
                     if (error == null && receivesImmediates) {
-                        qp.postRecv(IMMEDIATE_RECEIVE_ID, null, 0, 0);
+                        immediateDeficit++;
                     }
                 }
                 default -> handler.onImmediate(-1, 0, error == null ? "unexpected " + c.opcode() : error);
             }
+        }
+        // A refused repost is tried again on the next poll, so no receive is lost for good.
+        while (immediateDeficit > 0 && qp.postRecv(IMMEDIATE_RECEIVE_ID, null, 0, 0)) {
+            immediateDeficit--;
         }
         return n;
     }

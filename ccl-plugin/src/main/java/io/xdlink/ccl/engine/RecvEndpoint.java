@@ -118,10 +118,25 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
             return;
         }
         closed = true;
+        boolean quiet = failure == null && connection.isOpen() && nothingOutstanding();
         failAll("the receive comm was closed");
-        connection.close();
-        advertMemory.close();
-        arena.close();
+        if (quiet) {
+            // Everything was received; the sender may still wait for the acknowledgement of the last write.
+            Linger.add(connection, advertMemory, arena);
+        } else {
+            connection.close();
+            advertMemory.close();
+            arena.close();
+        }
+    }
+
+    private boolean nothingOutstanding() {
+        for (RecvRequest r : slots) {
+            if (r != null && !r.released && !r.done()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void release(RecvRequest request) {

@@ -28,6 +28,8 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
     private final ArrayDeque<Pending> advertised = new ArrayDeque<>(Advertisement.SLOTS);
     private final Map<Long, SendRequest> inFlight = new HashMap<>();
     private final ArrayDeque<SendRequest> backlog = new ArrayDeque<>();
+    /** Advertisement buffers consumed and not yet posted again (the connection refused at that moment). */
+    private final ArrayDeque<Integer> toRepost = new ArrayDeque<>();
     private long expectedSequence;
     private long nextWorkId;
     private String failure;
@@ -195,6 +197,11 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         while (connection.poll(this, POLL_BATCH) > 0) {
             // drain
         }
+        Integer slot;
+        while (failure == null && (slot = toRepost.peekFirst()) != null
+                && connection.postReceive(slot, receiveMemory, receiveBuffers[slot])) {
+            toRepost.pollFirst();
+        }
         postBacklog();
         if (failure == null && !connection.isOpen()) {
             fail("the connection closed");
@@ -240,9 +247,11 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         expectedSequence++;
         advertised.addLast(new Pending(ad));
         int slot = (int) workId;
-        if (slot < 0 || slot >= receiveBuffers.length || !connection.postReceive(slot, receiveMemory, receiveBuffers[slot])) {
-            fail("cannot post advertisement buffer " + workId + " again");
+        if (slot < 0 || slot >= receiveBuffers.length) {
+            fail("advertisement arrived in buffer " + workId + ", which was never posted");
+            return;
         }
+        toRepost.addLast(slot);
     }
 
     @Override

@@ -238,4 +238,22 @@ class SendEndpointTest {
         assertThatThrownBy(() -> testUntilDone(r, null)).isInstanceOf(CclException.class)
                 .hasMessageContaining("remote access");
     }
+
+    @Test
+    void aReceiverThatClosesWithEverythingReceivedLingersUntilTheSenderCloses() throws Exception {
+        connect();
+        MemorySegment buf = arena.allocate(8);
+        RegisteredMemory mem = wire.register(buf);
+        RecvRequest r = recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new RegisteredMemory[] {mem});
+        SendRequest s = send.isend(buf, 0, mem);
+        assertThat(testUntilDone(r, null)).isTrue();
+        recv.close();
+        assertThat(wire.b.open).as("the receiving end stays up for the sender's last acknowledgement").isTrue();
+        assertThat(testUntilDone(s, null)).as("the send completes after the receiver closed").isTrue();
+        send.close();
+        for (int i = 0; i < 6_000 && wire.b.open; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(wire.b.open).as("closed once the peer closed").isFalse();
+    }
 }

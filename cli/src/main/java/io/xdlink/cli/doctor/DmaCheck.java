@@ -13,7 +13,6 @@ import io.xdlink.params.dma.RingPlan;
 import io.xdlink.params.dma.RingPlanner;
 import io.xdlink.params.dma.RingRequest;
 import io.xdlink.params.modprobe.ModprobeSearchPath;
-import io.xdlink.xdomain.sysfs.Text;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -183,7 +183,7 @@ class ElfReaderTest {
     @Test
     void seededMutationsNeverEscape() throws Exception {
         long seed = Long.getLong("xdlink.seed", System.nanoTime());
-        int cases = Integer.getInteger("xdlink.elf.cases", 120_000);
+        int cases = Integer.getInteger("xdlink.elf.cases", 100_000);
         System.out.println("ElfReaderTest.seededMutationsNeverEscape seed " + seed + " (-Dxdlink.seed=" + seed + ")");
         java.util.Random rnd = new java.util.Random(seed);
         record Target(String name, byte[] bytes, long[][] ranges, int weight) { }
