@@ -57,20 +57,6 @@ final class RecordWriter {
         return true;
     }
 
-    /**
-     * Appends one record of {@code length} bytes that {@code writer} writes straight into the buffer; false, with
-     * the writer not called, when there is no room now. Nothing is taken until the writer returns.
-     */
-    boolean append(int length, io.xdlink.rails.RailTransport.FrameWriter writer) {
-        long at = room(length);
-        if (at < 0) {
-            return false;
-        }
-        writer.write(segment, at);
-        commit(length);
-        return true;
-    }
-
     /** Appends one record of a kind byte, a channel byte and a body; false when there is no room now. */
     boolean append(byte kind, byte channel, byte[] body) {
         long at = room(2 + body.length);

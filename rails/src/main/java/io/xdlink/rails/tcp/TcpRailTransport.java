@@ -67,20 +67,6 @@ public final class TcpRailTransport implements RailTransport {
         return writer.append(frame);
     }
 
-    /** Writes the frame straight into the batch buffer: the engine builds each frame once, and nothing copies it. */
-    @Override
-    public boolean offer(int length, FrameWriter frameWriter) {
-        if (length < 1 || length > MAX_FRAME_BYTES) {
-            throw new IllegalArgumentException(info.name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not " + length);
-        }
-        checkOpen();
-        if (writer.append(length, frameWriter)) {
-            return true;
-        }
-        write();
-        return writer.append(length, frameWriter);
-    }
-
     @Override
     public int flush() {
         checkOpen();
