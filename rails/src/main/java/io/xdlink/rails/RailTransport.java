@@ -78,5 +78,14 @@ public interface RailTransport extends AutoCloseable {
     @FunctionalInterface
     interface FrameReceiver {
         void onFrame(MemorySegment frame);
+
+        /**
+         * The frame of {@code length} bytes at {@code offset} of {@code buffer} (a ring slot, a receive buffer),
+         * valid only during the call. Transports call this form so that a receiver that reads in place (the
+         * progress engine does) needs no slice per frame; the default makes the slice.
+         */
+        default void onFrame(MemorySegment buffer, long offset, int length) {
+            onFrame(buffer.asSlice(offset, length));
+        }
     }
 }

@@ -47,7 +47,7 @@ public final class RailsParams implements ParamProvider {
 
     public static final ParamSpec<Long> RAIL_TIMEOUT_MS = ParamSpec.builder("rail_timeout_ms",
                     new ParamType.Int(1, 600_000, true))
-            .defaultValue(200L).unit("ms")
+            .defaultValue(1000L).unit("ms")
             .description("A rail with frames outstanding that shows no progress this long is failed over to the "
                     + "other rails and probed until it returns")
             .build();

@@ -14,6 +14,7 @@ public final class FrameView {
     private final Crc32cSegment crc = new Crc32cSegment();
 
     private MemorySegment frame;
+    private long base;
     private Opcode opcode;
     private int flags;
     private int epoch;
@@ -39,8 +40,23 @@ public final class FrameView {
      * @throws FrameException naming the first field found wrong
      */
     public FrameView wrap(MemorySegment frame) throws FrameException {
+        return wrap(frame, 0, frame.byteSize());
+    }
+
+    /**
+     * Checks and decodes the frame of {@code size} bytes at {@code offset} of {@code buffer}, in place.
+     *
+     * @return this view, reading that frame
+     * @throws FrameException naming the first field found wrong
+     */
+    public FrameView wrap(MemorySegment buffer, long offset, long size) throws FrameException {
         this.frame = null;
-        long size = frame.byteSize();
+        MemorySegment frame = buffer;
+        long b = offset;
+        if (offset < 0 || size < 0 || offset > buffer.byteSize() - size) {
+            throw new FrameException(FrameField.FRAME, size, "does not lie within its " + buffer.byteSize()
+                    + "-byte buffer at offset " + offset);
+        }
         if (size < COMMON_HEADER + TRAILER_BYTES) {
             throw new FrameException(FrameField.FRAME, size, "truncated: a frame has at least "
                     + (COMMON_HEADER + TRAILER_BYTES) + " bytes");
@@ -48,20 +64,20 @@ public final class FrameView {
         if (size > MAX_FRAME_BYTES) {
             throw new FrameException(FrameField.FRAME, size, "longer than " + MAX_FRAME_BYTES + " bytes");
         }
-        int version = u8(frame, OFF_VERSION);
+        int version = u8(frame, b + OFF_VERSION);
         if (version != VERSION) {
             throw new FrameException(FrameField.VERSION, version, "this end speaks version " + VERSION);
         }
-        int code = u8(frame, OFF_OPCODE);
+        int code = u8(frame, b + OFF_OPCODE);
         Opcode op = Opcode.ofCode(code);
         if (op == null) {
             throw new FrameException(FrameField.OPCODE, code, "unknown opcode");
         }
-        int f = u8(frame, OFF_FLAGS);
+        int f = u8(frame, b + OFF_FLAGS);
         if ((f & ~op.allowedFlags()) != 0) {
             throw new FrameException(FrameField.FLAGS, f, "bits not allowed on " + op);
         }
-        int length = u16(frame, OFF_LENGTH);
+        int length = u16(frame, b + OFF_LENGTH);
         if (size < op.headerBytes() + TRAILER_BYTES) {
             throw new FrameException(FrameField.FRAME, size, "truncated: " + op + " has a " + op.headerBytes()
                     + "-byte header");
@@ -71,60 +87,61 @@ public final class FrameView {
                     + size + " bytes");
         }
         long covered = FrameFlags.has(f, FrameFlags.PAYLOAD_UNCHECKED) ? op.headerBytes() : size - TRAILER_BYTES;
-        int expected = crc.compute(frame, 0, covered);
-        int actual = frame.get(U32, size - TRAILER_BYTES);
+        int expected = crc.compute(frame, b, covered);
+        int actual = frame.get(U32, b + size - TRAILER_BYTES);
         if (expected != actual) {
             throw new FrameException(FrameField.CRC, Integer.toUnsignedLong(actual), "CRC-32C mismatch, computed "
                     + Integer.toUnsignedString(expected));
         }
         this.opcode = op;
         this.flags = f;
-        this.epoch = u8(frame, OFF_EPOCH);
-        this.seq = frame.get(U32, OFF_SEQ);
-        this.credit = frame.get(U32, OFF_CREDIT);
-        this.echo = u16(frame, OFF_ECHO);
+        this.epoch = u8(frame, b + OFF_EPOCH);
+        this.seq = frame.get(U32, b + OFF_SEQ);
+        this.credit = frame.get(U32, b + OFF_CREDIT);
+        this.echo = u16(frame, b + OFF_ECHO);
         this.payloadLength = length;
         switch (op) {
-            case WRITE, WRITE_WITH_IMM, SEND -> decodeData(frame, op, f, length);
-            case ACK -> checkAck(frame, length);
+            case WRITE, WRITE_WITH_IMM, SEND -> decodeData(frame, b, op, f, length);
+            case ACK -> checkAck(frame, b, length);
             case CREDIT, HELLO, NAK, CONNECT_REQUEST, CONNECT_REPLY, CONNECT_REJECT, DISCONNECT ->
-                    checkControl(frame, op, length);
+                    checkControl(frame, b, op, length);
         }
         this.frame = frame;
+        this.base = b;
         return this;
     }
 
-    private void decodeData(MemorySegment f, Opcode op, int fl, int length) throws FrameException {
-        qpn = f.get(U32, OFF_QPN);
+    private void decodeData(MemorySegment f, long b, Opcode op, int fl, int length) throws FrameException {
+        qpn = f.get(U32, b + OFF_QPN);
         if (qpn == 0) {
             throw new FrameException(FrameField.QPN, 0, "queue pair 0 does not exist");
         }
-        msn = f.get(U32, OFF_MSN);
-        psn = f.get(U32, OFF_PSN);
-        offset = Integer.toUnsignedLong(f.get(U32, OFF_OFFSET));
-        total = Integer.toUnsignedLong(f.get(U32, OFF_TOTAL));
+        msn = f.get(U32, b + OFF_MSN);
+        psn = f.get(U32, b + OFF_PSN);
+        offset = Integer.toUnsignedLong(f.get(U32, b + OFF_OFFSET));
+        total = Integer.toUnsignedLong(f.get(U32, b + OFF_TOTAL));
         if (offset + length > total) {
             throw new FrameException(FrameField.OFFSET, offset, length + " bytes at this offset overrun the message's "
                     + total + " bytes");
         }
         switch (op) {
             case WRITE -> {
-                rkey = f.get(U32, OFF_RKEY);
-                raddr = f.get(U64, OFF_RADDR);
+                rkey = f.get(U32, b + OFF_RKEY);
+                raddr = f.get(U64, b + OFF_RADDR);
                 imm = 0;
                 recvIndex = 0;
             }
             case WRITE_WITH_IMM -> {
-                rkey = f.get(U32, OFF_RKEY);
-                raddr = f.get(U64, OFF_RADDR);
-                imm = f.get(U32, OFF_WRITE_IMM);
-                recvIndex = f.get(U32, OFF_WRITE_RECV_INDEX);
+                rkey = f.get(U32, b + OFF_RKEY);
+                raddr = f.get(U64, b + OFF_RADDR);
+                imm = f.get(U32, b + OFF_WRITE_IMM);
+                recvIndex = f.get(U32, b + OFF_WRITE_RECV_INDEX);
             }
             default -> {
                 rkey = 0;
                 raddr = 0;
-                recvIndex = f.get(U32, OFF_SEND_RECV_INDEX);
-                imm = f.get(U32, OFF_SEND_IMM);
+                recvIndex = f.get(U32, b + OFF_SEND_RECV_INDEX);
+                imm = f.get(U32, b + OFF_SEND_IMM);
                 if (imm != 0 && !FrameFlags.has(fl, FrameFlags.IMMEDIATE)) {
                     throw new FrameException(FrameField.IMMEDIATE, Integer.toUnsignedLong(imm),
                             "an immediate without the IMMEDIATE flag");
@@ -133,14 +150,14 @@ public final class FrameView {
         }
     }
 
-    private static void checkAck(MemorySegment f, int length) throws FrameException {
+    private static void checkAck(MemorySegment f, long b, int length) throws FrameException {
         if (length < ACK_COUNTS) {
             throw new FrameException(FrameField.LENGTH, length, "an ACK payload has at least " + ACK_COUNTS
                     + " bytes");
         }
-        int rails = u8(f, COMMON_HEADER);
-        int reserved = u8(f, COMMON_HEADER + 1);
-        int qps = u16(f, COMMON_HEADER + 2);
+        int rails = u8(f, b + COMMON_HEADER);
+        int reserved = u8(f, b + COMMON_HEADER + 1);
+        int qps = u16(f, b + COMMON_HEADER + 2);
         if (reserved != 0) {
             throw new FrameException(FrameField.RESERVED, reserved, "reserved byte of an ACK must be 0");
         }
@@ -152,7 +169,7 @@ public final class FrameView {
             throw new FrameException(FrameField.ACK_QP_COUNT, qps, "with " + rails + " rails the ACK needs "
                     + expected + " payload bytes, it has " + length);
         }
-        long base = COMMON_HEADER + ACK_COUNTS;
+        long base = b + COMMON_HEADER + ACK_COUNTS;
         long seen = 0;
         for (int i = 0; i < rails; i++) {
             int rail = u8(f, base + (long) i * ACK_RAIL_ENTRY);
@@ -170,60 +187,60 @@ public final class FrameView {
         }
     }
 
-    private static void checkControl(MemorySegment f, Opcode op, int length) throws FrameException {
+    private static void checkControl(MemorySegment f, long b, Opcode op, int length) throws FrameException {
         if (length != 0) {
             throw new FrameException(FrameField.LENGTH, length, op + " carries no payload");
         }
         switch (op) {
             case NAK -> {
-                int reason = u8(f, OFF_NAK_REASON);
+                int reason = u8(f, b + OFF_NAK_REASON);
                 if (NakReason.ofCode(reason) == null) {
                     throw new FrameException(FrameField.NAK_REASON, reason, "unknown reason");
                 }
-                int reserved = u8(f, OFF_NAK_RESERVED) | u16(f, OFF_NAK_RESERVED + 1);
+                int reserved = u8(f, b + OFF_NAK_RESERVED) | u16(f, b + OFF_NAK_RESERVED + 1);
                 if (reserved != 0) {
                     throw new FrameException(FrameField.RESERVED, reserved, "reserved bytes of a NAK must be 0");
                 }
-                nonZero(f, OFF_NAK_QPN, FrameField.QPN);
+                nonZero(f, b + OFF_NAK_QPN, FrameField.QPN);
             }
             case HELLO -> {
-                int frameBytes = u16(f, OFF_HELLO_FRAME_BYTES);
+                int frameBytes = u16(f, b + OFF_HELLO_FRAME_BYTES);
                 if (frameBytes < MIN_FRAME_BYTES || frameBytes > MAX_FRAME_BYTES) {
                     throw new FrameException(FrameField.FRAME_BYTES, frameBytes, "must be " + MIN_FRAME_BYTES + ".."
                             + MAX_FRAME_BYTES);
                 }
-                long window = Integer.toUnsignedLong(f.get(U32, OFF_HELLO_WINDOW));
+                long window = Integer.toUnsignedLong(f.get(U32, b + OFF_HELLO_WINDOW));
                 if (window < MIN_WINDOW || window > MAX_WINDOW) {
                     throw new FrameException(FrameField.WINDOW, window, "must be " + MIN_WINDOW + ".." + MAX_WINDOW);
                 }
-                int rail = u16(f, OFF_HELLO_RAIL);
+                int rail = u16(f, b + OFF_HELLO_RAIL);
                 if (rail >= MAX_ACK_RAILS) {
                     throw new FrameException(FrameField.ACK_RAIL, rail, "rail numbers are below " + MAX_ACK_RAILS);
                 }
             }
             case CONNECT_REQUEST, CONNECT_REPLY -> {
-                nonZero(f, OFF_CONN_LISTENER, op == Opcode.CONNECT_REQUEST ? FrameField.LISTENER_ID
+                nonZero(f, b + OFF_CONN_LISTENER, op == Opcode.CONNECT_REQUEST ? FrameField.LISTENER_ID
                         : FrameField.DST_QPN);
-                nonZero(f, OFF_CONN_SRC_QPN, FrameField.SRC_QPN);
-                long messages = Integer.toUnsignedLong(f.get(U32, OFF_CONN_MAX_MESSAGES));
+                nonZero(f, b + OFF_CONN_SRC_QPN, FrameField.SRC_QPN);
+                long messages = Integer.toUnsignedLong(f.get(U32, b + OFF_CONN_MAX_MESSAGES));
                 if (messages < 1 || messages > MAX_MESSAGES) {
                     throw new FrameException(FrameField.MAX_MESSAGES, messages, "must be 1.." + MAX_MESSAGES);
                 }
-                long window = Integer.toUnsignedLong(f.get(U32, OFF_CONN_PSN_WINDOW));
+                long window = Integer.toUnsignedLong(f.get(U32, b + OFF_CONN_PSN_WINDOW));
                 if (window < MIN_PSN_WINDOW || window > MAX_PSN_WINDOW || Long.bitCount(window) != 1) {
                     throw new FrameException(FrameField.PSN_WINDOW, window, "must be a power of two in "
                             + MIN_PSN_WINDOW + ".." + MAX_PSN_WINDOW);
                 }
             }
             case CONNECT_REJECT -> {
-                long reason = Integer.toUnsignedLong(f.get(U32, OFF_REJECT_REASON));
+                long reason = Integer.toUnsignedLong(f.get(U32, b + OFF_REJECT_REASON));
                 if (RejectReason.ofCode(reason) == null) {
                     throw new FrameException(FrameField.REJECT_REASON, reason, "unknown reason");
                 }
             }
             case DISCONNECT -> {
-                nonZero(f, OFF_DISC_DST_QPN, FrameField.DST_QPN);
-                nonZero(f, OFF_DISC_SRC_QPN, FrameField.SRC_QPN);
+                nonZero(f, b + OFF_DISC_DST_QPN, FrameField.DST_QPN);
+                nonZero(f, b + OFF_DISC_SRC_QPN, FrameField.SRC_QPN);
             }
             default -> {
                 // CREDIT: every next-sequence value is meaningful.
@@ -245,9 +262,14 @@ public final class FrameView {
         return Short.toUnsignedInt(f.get(U16, off));
     }
 
-    /** The frame this view reads. */
+    /** The buffer holding the frame this view reads (the frame starts at {@link #base()}). */
     public MemorySegment frame() {
         return frame;
+    }
+
+    /** Where the frame starts in {@link #frame()}. */
+    public long base() {
+        return base;
     }
 
     public Opcode opcode() {
@@ -286,8 +308,8 @@ public final class FrameView {
     }
 
     /** Where the payload starts in {@link #frame()}. */
-    public int payloadOffset() {
-        return opcode.headerBytes();
+    public long payloadOffset() {
+        return base + opcode.headerBytes();
     }
 
     // Data frames
@@ -334,93 +356,93 @@ public final class FrameView {
     // CREDIT
 
     public int nextSeq() {
-        return frame.get(U32, OFF_NEXT_SEQ);
+        return frame.get(U32, base + OFF_NEXT_SEQ);
     }
 
     // NAK
 
     public int nakQpn() {
-        return frame.get(U32, OFF_NAK_QPN);
+        return frame.get(U32, base + OFF_NAK_QPN);
     }
 
     public int nakMsn() {
-        return frame.get(U32, OFF_NAK_MSN);
+        return frame.get(U32, base + OFF_NAK_MSN);
     }
 
     public NakReason nakReason() {
-        return NakReason.ofCode(u8(frame, OFF_NAK_REASON));
+        return NakReason.ofCode(u8(frame, base + OFF_NAK_REASON));
     }
 
     // HELLO
 
     public java.util.UUID helloDevice() {
-        return new java.util.UUID(frame.get(U64, OFF_HELLO_UUID_MSB), frame.get(U64, OFF_HELLO_UUID_LSB));
+        return new java.util.UUID(frame.get(U64, base + OFF_HELLO_UUID_MSB), frame.get(U64, base + OFF_HELLO_UUID_LSB));
     }
 
     public int helloRail() {
-        return u16(frame, OFF_HELLO_RAIL);
+        return u16(frame, base + OFF_HELLO_RAIL);
     }
 
     public int helloFrameBytes() {
-        return u16(frame, OFF_HELLO_FRAME_BYTES);
+        return u16(frame, base + OFF_HELLO_FRAME_BYTES);
     }
 
     public int helloWindow() {
-        return frame.get(U32, OFF_HELLO_WINDOW);
+        return frame.get(U32, base + OFF_HELLO_WINDOW);
     }
 
     // CONNECT_REQUEST, CONNECT_REPLY, CONNECT_REJECT
 
     public long connId() {
-        return frame.get(U64, OFF_CONN_ID);
+        return frame.get(U64, base + OFF_CONN_ID);
     }
 
     public int connListener() {
-        return frame.get(U32, OFF_CONN_LISTENER);
+        return frame.get(U32, base + OFF_CONN_LISTENER);
     }
 
     public int connDstQpn() {
-        return frame.get(U32, OFF_CONN_DST_QPN);
+        return frame.get(U32, base + OFF_CONN_DST_QPN);
     }
 
     public int connSrcQpn() {
-        return frame.get(U32, OFF_CONN_SRC_QPN);
+        return frame.get(U32, base + OFF_CONN_SRC_QPN);
     }
 
     public int connMaxMessages() {
-        return frame.get(U32, OFF_CONN_MAX_MESSAGES);
+        return frame.get(U32, base + OFF_CONN_MAX_MESSAGES);
     }
 
     public int connPsnWindow() {
-        return frame.get(U32, OFF_CONN_PSN_WINDOW);
+        return frame.get(U32, base + OFF_CONN_PSN_WINDOW);
     }
 
     public RejectReason rejectReason() {
-        return RejectReason.ofCode(Integer.toUnsignedLong(frame.get(U32, OFF_REJECT_REASON)));
+        return RejectReason.ofCode(Integer.toUnsignedLong(frame.get(U32, base + OFF_REJECT_REASON)));
     }
 
     // DISCONNECT
 
     public int disconnectDstQpn() {
-        return frame.get(U32, OFF_DISC_DST_QPN);
+        return frame.get(U32, base + OFF_DISC_DST_QPN);
     }
 
     public int disconnectSrcQpn() {
-        return frame.get(U32, OFF_DISC_SRC_QPN);
+        return frame.get(U32, base + OFF_DISC_SRC_QPN);
     }
 
     // ACK
 
     public int ackRailCount() {
-        return u8(frame, COMMON_HEADER);
+        return u8(frame, base + COMMON_HEADER);
     }
 
     public int ackQpCount() {
-        return u16(frame, COMMON_HEADER + 2);
+        return u16(frame, base + COMMON_HEADER + 2);
     }
 
     private long ackRailBase(int i) {
-        return COMMON_HEADER + ACK_COUNTS + (long) i * ACK_RAIL_ENTRY;
+        return base + COMMON_HEADER + ACK_COUNTS + (long) i * ACK_RAIL_ENTRY;
     }
 
     /** The rail number, as the recipient of the ACK numbers its rails. */
@@ -447,7 +469,7 @@ public final class FrameView {
     }
 
     private long ackQpBase(int j) {
-        return COMMON_HEADER + ACK_COUNTS + (long) ackRailCount() * ACK_RAIL_ENTRY + (long) j * ACK_QP_ENTRY;
+        return base + COMMON_HEADER + ACK_COUNTS + (long) ackRailCount() * ACK_RAIL_ENTRY + (long) j * ACK_QP_ENTRY;
     }
 
     /** The queue pair, as the recipient of the ACK numbers it. */

@@ -59,8 +59,7 @@ final class FrameRing {
         int n = 0;
         while (h < t && n < limit) {
             int i = (int) (h % slots.length);
-            MemorySegment slot = slots[i];
-            receiver.onFrame(slot.asSlice(0, lengths[i]));
+            receiver.onFrame(slots[i], 0, lengths[i]);
             h++;
             head.set(h);
             n++;

@@ -113,7 +113,14 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         if (closed) {
             return 0;
         }
+        long before = now;
         now = clock.nanoTime();
+        // Late beyond both the last cycle and the next deadline: the engine was not running (a collection, a
+        // starved thread). A virtual clock only ever jumps to a deadline, so it never looks late.
+        long late = now - Math.max(before, nextDeadline);
+        if (before != 0 && late > settings.railTimeoutNanos() / 8) {
+            paused(late);
+        }
         int work = 0;
         for (Command c; (c = commands.poll()) != null; ) {
             c.run(this);
@@ -178,6 +185,19 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         }
     }
 
+    /**
+     * This engine did not run for {@code gap} (a collection, a starved thread): silence from peers over that time
+     * says nothing about them, so it does not count toward any rail or peer timeout.
+     */
+    private void paused(long gap) {
+        for (int i = 0; i < rails.size(); i++) {
+            rails.get(i).paused(gap);
+        }
+        for (int i = 0; i < timedQps.size(); i++) {
+            timedQps.get(i).sender().paused(gap);
+        }
+    }
+
     private int runTimers() {
         long next = Long.MAX_VALUE;
         for (int i = 0; i < rails.size(); i++) {
@@ -229,9 +249,18 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
 
     @Override
     public void onFrame(MemorySegment frame) {
+        onFrame(frame, 0, frame.byteSize());
+    }
+
+    @Override
+    public void onFrame(MemorySegment buffer, long offset, int length) {
+        onFrame(buffer, offset, (long) length);
+    }
+
+    private void onFrame(MemorySegment buffer, long offset, long length) {
         Rail rail = current;
         try {
-            view.wrap(frame);
+            view.wrap(buffer, offset, length);
         } catch (FrameException e) {
             if (e.field() == FrameField.CRC) {
                 corruptFrames++;

@@ -177,7 +177,15 @@ final class PeerPool {
             int k = b.first + b.sent;
             int psn = w.psnStart + k;
             if (!w.qp.sender().windowAllows(w, psn)) {
-                break;
+                // The head waits for its queue pair's window; what the window waits for may be queued behind it
+                // (blocks moved here from a failed rail), so look past it rather than wait for ever.
+                b = sendableBehind(rail);
+                if (b == null) {
+                    break;
+                }
+                w = b.request;
+                k = b.first + b.sent;
+                psn = w.psnStart + k;
             }
             int len = w.frameLength(k);
             if (!engine.budgetAllows(len)) {
@@ -192,12 +200,33 @@ final class PeerPool {
             rail.queuedBytes -= len;
             engine.queued(-1);
             if (b.remaining() == 0) {
-                rail.blocks.poll();
+                if (rail.blocks.peek() == b) {
+                    rail.blocks.poll();
+                } else {
+                    rail.blocks.removeFirstOccurrence(b);
+                }
             }
             sent++;
             checkSource(out, w);
         }
         return sent;
+    }
+
+    private static final int LOOK_BEHIND = 256;
+
+    /** The first block after the head whose next frame its queue pair's windows allow now, or null. */
+    private static Block sendableBehind(Rail rail) {
+        int looked = 0;
+        for (Block b : rail.blocks) {
+            if (looked++ == LOOK_BEHIND) {
+                break;
+            }
+            SendRequest w = b.request;
+            if (!w.done && w.qp.sender().sendable() && w.qp.sender().windowAllows(w, w.psnStart + b.first + b.sent)) {
+                return b;
+            }
+        }
+        return null;
     }
 
     private void fill(FrameOut out, SendRequest w, int psn, long offset, int len, int flags) {

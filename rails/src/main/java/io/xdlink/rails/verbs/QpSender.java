@@ -203,6 +203,11 @@ final class QpSender {
         return Math.max(next, now + 1);
     }
 
+    /** The engine was not running for {@code gap}: that time does not count toward the peer timeout. */
+    void paused(long gap) {
+        lastProgressAt += gap;
+    }
+
     private long probeInterval() {
         return 4 * engine.settings.retransmitNanos();
     }

@@ -43,6 +43,8 @@ final class Rail {
     final int number;
     final int window;
     final boolean payloadChecked;
+    /** Frames can be lost (the transport says so): only then do timeouts and gaps declare frames lost. */
+    final boolean lossy;
     final RailSendLog log = new RailSendLog();
     final ArrayDeque<Block> blocks = new ArrayDeque<>();
     long queuedBytes;
@@ -63,6 +65,8 @@ final class Rail {
     private int unseqConfirmed;
     private long lastUnseqAt;
     private int rtoBackoff;
+    private long srtt;
+    private long rttvar;
     private long lastProgressAt;
     private int probeBackoff;
     private long lastProbeAt;
@@ -71,7 +75,6 @@ final class Rail {
     private long rxMap;
     private int advertised;
     private int unseqReceived;
-    private int echoAdvertised;
     private long staleSince = Long.MAX_VALUE;
 
     private boolean creditReplyDue;
@@ -101,6 +104,7 @@ final class Rail {
             case "header" -> false;
             default -> info.lossy();
         };
+        this.lossy = info.lossy();
         this.epoch = initialEpoch & 0xFF;
         this.proposed = this.epoch;
     }
@@ -200,10 +204,16 @@ final class Rail {
         return LATE;
     }
 
+    /**
+     * This side consumed sequences it has not advertised yet. Frames it sends on the rail, and ACKs on any rail,
+     * carry the new position; only if none goes out for a retransmission timeout does a CREDIT carry it, so the
+     * peer's view is exact once traffic stops. (Only sequenced frames make a position stale: the CREDIT that
+     * answers cannot make the peer's stale in turn.)
+     */
     private void noteStale(long now) {
         if (staleSince == Long.MAX_VALUE) {
             staleSince = now;
-            engine.armTimer(now + engine.settings.ackDelayNanos());
+            engine.armTimer(now + engine.settings.retransmitNanos());
         }
         if (rxPosition - advertised >= window / 2) {
             creditLazyDue = true;
@@ -221,11 +231,11 @@ final class Rail {
         if (d > 0 && d <= window) {
             rxMap = d >= 64 ? 0 : rxMap << d;
             rxPosition = next;
+            noteStale(now);
         }
         if (v.hasFlag(FrameFlags.ACK_REQUEST)) {
             creditReplyDue = true;
         }
-        noteStale(now);
     }
 
     /** One line of an ACK about this rail: settle what arrived, lose what did not. */
@@ -239,23 +249,48 @@ final class Rail {
         }
         ackedPosition = position;
         boolean settled = false;
+        long newestSentAt = Long.MIN_VALUE;
         for (int s = log.low(); s - position < 0; s++) {
             if (!log.isData(s)) {
                 continue;
             }
             int k = position - 1 - s;
-            if (k < 64 && ((map >>> k) & 1) != 0) {
+            if ((k < 64 && ((map >>> k) & 1) != 0) || (!lossy && k >= 64)) {
+                // Seen by the peer; on a rail that cannot lose, whatever lies below the map arrived too.
+                newestSentAt = log.sentAt(s);
                 engine.delivered(this, s);
                 settled = true;
-            } else if (k >= REORDER_THRESHOLD) {
+            } else if (lossy && k >= REORDER_THRESHOLD) {
                 lose(s);
                 settled = true;
             }
+        }
+        if (newestSentAt != Long.MIN_VALUE) {
+            sampleRtt(now - newestSentAt);
         }
         if (settled) {
             rtoBackoff = 0;
             lastProgressAt = now;
         }
+    }
+
+    /** Smoothed round trip and its variation, as TCP keeps them (RFC 6298); every sequence is sent once. */
+    private void sampleRtt(long rtt) {
+        if (srtt == 0) {
+            srtt = Math.max(1, rtt);
+            rttvar = rtt / 2;
+        } else {
+            rttvar = (3 * rttvar + Math.abs(srtt - rtt)) / 4;
+            srtt = Math.max(1, (7 * srtt + rtt) / 8);
+        }
+    }
+
+    /**
+     * The retransmission timeout: the parameter, or the smoothed round trip plus four variations when the rail is
+     * slower than that (a loaded host, a long cable), so a late ACK is not taken for a loss.
+     */
+    long rto() {
+        return Math.max(engine.settings.retransmitNanos(), srtt + 4 * rttvar);
     }
 
     private void lose(int seq) {
@@ -343,20 +378,27 @@ final class Rail {
             return;
         }
         boolean wasUp = state == State.UP;
+        // Out of the pool first, so what it hands back goes to the other rails, not to itself.
+        state = to;
+        if (wasUp && pool != null) {
+            pool.railDown(this);
+        }
         releaseAll();
         if (wasUp) {
             failovers++;
         }
-        state = to;
         proposed = (epoch + 1) & 0xFF;
         lastHelloAt = Long.MIN_VALUE;
         creditReplyDue = creditLazyDue = probeDue = helloReplyDue = false;
-        if (wasUp && pool != null) {
-            pool.railDown(this);
-        }
     }
 
     // ---------------------------------------------------------------- timers
+
+    /** The engine was not running for {@code gap}: that time does not count as the peer's silence. */
+    void paused(long gap) {
+        lastProgressAt += gap;
+        lastProbeAt += gap;
+    }
 
     /** Runs what is due and returns when this rail next needs the clock. */
     long onTimer(long now) {
@@ -369,8 +411,9 @@ final class Rail {
             return Math.max(due, now + 1);
         }
         long next = Long.MAX_VALUE;
-        if (log.unsettled() > 0) {
-            long rto = s.retransmitNanos() << Math.min(rtoBackoff, MAX_BACKOFF);
+        long base = rto();
+        if (lossy && log.unsettled() > 0) {
+            long rto = base << Math.min(rtoBackoff, MAX_BACKOFF);
             if (now - log.oldestSentAt() >= rto) {
                 long cutoff = now - rto;
                 for (int q = log.low(); q != log.high() && log.sentAt(q) <= cutoff; q++) {
@@ -382,7 +425,7 @@ final class Rail {
                 probeDue = true;
             }
             if (log.unsettled() > 0) {
-                next = Math.min(next, log.oldestSentAt() + (s.retransmitNanos() << Math.min(rtoBackoff, MAX_BACKOFF)));
+                next = Math.min(next, log.oldestSentAt() + (base << Math.min(rtoBackoff, MAX_BACKOFF)));
             }
         }
         if (lagging()) {
@@ -390,18 +433,17 @@ final class Rail {
                 engine.railSilent(this);
                 return now + 1;
             }
-            long due = Math.max(lastProgressAt, lastProbeAt) + (s.retransmitNanos() << Math.min(probeBackoff,
-                    MAX_BACKOFF));
+            long due = Math.max(lastProgressAt, lastProbeAt) + (base << Math.min(probeBackoff, MAX_BACKOFF));
             if (now >= due) {
                 probeDue = true;
                 lastProbeAt = now;
                 probeBackoff++;
-                due = now + (s.retransmitNanos() << Math.min(probeBackoff, MAX_BACKOFF));
+                due = now + (base << Math.min(probeBackoff, MAX_BACKOFF));
             }
             next = Math.min(next, Math.min(due, lastProgressAt + s.railTimeoutNanos()));
         }
         if (staleSince != Long.MAX_VALUE) {
-            long due = staleSince + s.ackDelayNanos();
+            long due = staleSince + base;
             if (now >= due) {
                 creditLazyDue = true;
             } else {
@@ -413,7 +455,7 @@ final class Rail {
 
     private long helloInterval() {
         RailsSettings s = engine.settings;
-        return Math.max(1, Math.min(s.railTimeoutNanos(), 4 * s.retransmitNanos()));
+        return Math.max(1, Math.min(s.railTimeoutNanos(), 4 * rto()));
     }
 
     // ---------------------------------------------------------------- sending
@@ -437,7 +479,6 @@ final class Rail {
             framesSent++;
             if (state == State.UP) {
                 advertised = rxPosition;
-                echoAdvertised = unseqReceived;
                 staleSince = Long.MAX_VALUE;
                 creditLazyDue = false;
             }
@@ -549,10 +590,8 @@ final class Rail {
     /** After an ACK carried this rail's position and credit. */
     void advertisedInAck() {
         advertised = rxPosition;
-        if (echoAdvertised == unseqReceived) {
-            staleSince = Long.MAX_VALUE;
-            creditLazyDue = false;
-        }
+        staleSince = Long.MAX_VALUE;
+        creditLazyDue = false;
     }
 
     RailStats stats() {

@@ -348,6 +348,20 @@ class FrameCodecTest {
     }
 
     @Test
+    void aFrameInsideALargerBufferIsReadInPlaceAndItsBoundsAreChecked() throws FrameException {
+        Frame f = new Frame.Write(H, 5, 6, 7, 0, 3, 8, 9, new byte[] {4, 5, 6});
+        byte[] wire = valid(f);
+        MemorySegment buffer = MemorySegment.ofArray(new byte[wire.length + 100]);
+        MemorySegment.copy(wire, 0, buffer, ValueLayout.JAVA_BYTE, 37, wire.length);
+        FrameView v = new FrameView().wrap(buffer, 37, wire.length);
+        assertThat(FrameCodec.toFrame(v)).isEqualTo(f);
+        assertThat(v.base()).isEqualTo(37);
+        FrameException e = org.junit.jupiter.api.Assertions.assertThrows(FrameException.class,
+                () -> new FrameView().wrap(buffer, 120, wire.length));
+        assertThat(e.field()).isEqualTo(FrameField.FRAME);
+    }
+
+    @Test
     void aFrameInNativeMemoryDecodesLikeOneOnTheHeap() throws FrameException {
         Frame f = new Frame.Send(new Frame.Header(FrameFlags.IMMEDIATE, 3, 4, 5, 6), 9, 8, 7, 0, 3, 2, 1,
                 new byte[] {1, 2, 3});

@@ -1,10 +1,21 @@
 package io.xdlink.rails.verbs;
 
+import io.xdlink.rails.RailInfo;
+import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.agent.BackoffIdleStrategy;
+import io.xdlink.rails.inmemory.InMemoryRailPair;
+import io.xdlink.xdomain.Generation;
+import io.xdlink.xdomain.LinkState;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,6 +58,110 @@ class DeviceTest {
                     true, t.qpB.qpn()));
             assertThat(dst.asSlice(50, 100).mismatch(src)).isEqualTo(-1);
             assertThat(dst.get(ValueLayout.JAVA_BYTE, 49)).isZero();
+        }
+    }
+
+    /** Waits for a condition the threads will make true; the limit only stops a broken run from hanging. */
+    static void await(BooleanSupplier done, String what) throws InterruptedException {
+        for (int i = 0; i < 60_000 && !done.getAsBoolean(); i++) {
+            Thread.sleep(1);
+        }
+        if (!done.getAsBoolean()) {
+            throw new AssertionError("never happened: " + what);
+        }
+    }
+
+    private static List<InMemoryRailPair> rails(int n) {
+        List<InMemoryRailPair> pairs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            pairs.add(InMemoryRailPair.create(new RailInfo("t" + i, "cable" + i, LinkState.of(Generation.GEN3, 2),
+                    false), 1024));
+        }
+        return pairs;
+    }
+
+    private static Device open(UUID id, List<RailTransport> ends) {
+        return Device.open(DeviceConfig.builder().id(id).settings(RailsSettings.defaults())
+                .thread(new BackoffIdleStrategy()).seed(id.getLeastSignificantBits()).build(), ends);
+    }
+
+    @Test
+    void closingADeviceWhileTrafficRunsFailsEveryRequestAndStopsItsThread() throws Exception {
+        List<InMemoryRailPair> pairs = rails(2);
+        Device a = open(new UUID(0, 1), List.of(pairs.get(0).a(), pairs.get(1).a()));
+        Device b = open(new UUID(0, 2), List.of(pairs.get(0).b(), pairs.get(1).b()));
+        try (Arena arena = Arena.ofShared()) {
+            CompletionQueue cqA = a.createCq(4096);
+            CompletionQueue cqB = b.createCq(4096);
+            Listener l = a.listen();
+            Connecting c = b.connect(l.handle(), QpAttributes.of(b.allocPd(), cqB));
+            QueuePair[] acc = new QueuePair[1];
+            ProtectionDomain pdA = a.allocPd();
+            await(() -> (acc[0] = acc[0] != null ? acc[0] : l.accept(QpAttributes.of(pdA, cqA))) != null,
+                    "accept");
+            await(() -> {
+                try {
+                    return c.poll() != null && acc[0].state() == QpState.READY;
+                } catch (ConnectionFailedException e) {
+                    throw new AssertionError(e);
+                }
+            }, "connect");
+            QueuePair qpB = c.queuePair();
+            MemorySegment src = arena.allocate(8 << 20);
+            MemoryRegion s = qpB.pd().register(src);
+            MemorySegment dst = arena.allocate(8 << 20);
+            MemoryRegion d = pdA.register(dst, Access.REMOTE_WRITE, Access.LOCAL_WRITE);
+            for (int i = 0; i < 100; i++) {
+                acc[0].postRecv(1000 + i, d, 0, 64);
+            }
+            int posted = 0;
+            for (int i = 0; i < 200; i++) {
+                if (qpB.postWrite(i, s, 0, 8 << 20, d.address(), d.rkey())) {
+                    posted++;
+                }
+            }
+            // Let some complete, then pull the plug on both devices in the middle of the stream.
+            int[] ok = new int[1];
+            await(() -> {
+                Completion x;
+                while ((x = cqB.poll()) != null) {
+                    assertThat(x.status()).isEqualTo(CompletionStatus.SUCCESS);
+                    ok[0]++;
+                }
+                return ok[0] >= 3;
+            }, "first completions");
+            b.close();
+            a.close();
+            int errors = 0;
+            Completion x;
+            while ((x = cqB.poll()) != null) {
+                if (x.isSuccess()) {
+                    ok[0]++;
+                } else {
+                    assertThat(x.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
+                    errors++;
+                }
+            }
+            assertThat(ok[0] + errors).isEqualTo(posted);
+            assertThat(errors).isPositive();
+            assertThat(qpB.sendOutstanding()).isZero();
+            int recvFlushed = 0;
+            while ((x = cqA.poll()) != null) {
+                assertThat(x.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
+                recvFlushed++;
+            }
+            assertThat(recvFlushed).isEqualTo(100);
+            assertThat(pairs).allSatisfy(p -> {
+                assertThat(p.a().isOpen()).isFalse();
+                assertThat(p.b().isOpen()).isFalse();
+            });
+            assertThat(Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().startsWith("xdlink-device-")).toList()).isEmpty();
+            // After close, posting still answers at once, with an error.
+            assertThat(qpB.postWrite(9, s, 0, 8, d.address(), d.rkey())).isTrue();
+            assertThat(cqB.poll().status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
+            assertThat(a.lastError()).isNull();
+            assertThat(b.lastError()).isNull();
         }
     }
 }

@@ -34,6 +34,7 @@ final class MessageStream implements AutoCloseable {
     private long ringTail;
     private int nextToPost;
     private int nextToCheck;
+    private int limit;
     private long bytes;
     private final Completion[] batch = new Completion[256];
 
@@ -64,8 +65,15 @@ final class MessageStream implements AutoCloseable {
 
     /** Runs the whole stream; returns the bytes verified. */
     long run(long maxVirtualNanos) {
+        return runUntil(count, maxVirtualNanos);
+    }
+
+    /** Runs until message {@code upTo} (exclusive) is verified, posting no further than that; returns bytes. */
+    long runUntil(int upTo, long maxVirtualNanos) {
+        int saved = limit;
+        limit = upTo;
         long deadline = t.clock.nanoTime() + maxVirtualNanos;
-        while (nextToCheck < count) {
+        while (nextToCheck < upTo) {
             int progress = post();
             t.driver.stepUntilIdle();
             progress += drainSender();
@@ -79,12 +87,13 @@ final class MessageStream implements AutoCloseable {
                 }
             }
         }
+        limit = Math.max(saved, upTo);
         return bytes;
     }
 
     private int post() {
         int posted = 0;
-        while (nextToPost < count) {
+        while (nextToPost < limit) {
             int i = nextToPost;
             long size = sizes.applyAsLong(i);
             long src = Math.floorMod(mix(i), source.byteSize() - size + 1);

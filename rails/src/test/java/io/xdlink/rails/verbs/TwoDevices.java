@@ -96,6 +96,38 @@ final class TwoDevices implements AutoCloseable {
         return this;
     }
 
+    /** A connected pair of queue pairs with their domains and completion queues. */
+    record Connected(ProtectionDomain pdA, CompletionQueue cqA, QueuePair qpA, ProtectionDomain pdB,
+                     CompletionQueue cqB, QueuePair qpB) {
+    }
+
+    /** Connects a queue pair of {@code b} to one of {@code a} (listening), stepping {@code driver}. */
+    static Connected connect(VirtualTimeDriver driver, Device a, Device b) throws Exception {
+        ProtectionDomain pdA = a.allocPd();
+        ProtectionDomain pdB = b.allocPd();
+        CompletionQueue cqA = a.createCq(1 << 16);
+        CompletionQueue cqB = b.createCq(1 << 16);
+        Listener l = a.listen();
+        Connecting c = b.connect(l.handle(), QpAttributes.of(pdB, cqB));
+        QueuePair[] qpA = new QueuePair[1];
+        QueuePair[] qpB = new QueuePair[1];
+        boolean ok = driver.runUntil(() -> {
+            if (qpA[0] == null) {
+                qpA[0] = l.accept(QpAttributes.of(pdA, cqA));
+            }
+            try {
+                qpB[0] = c.poll();
+            } catch (ConnectionFailedException e) {
+                throw new AssertionError(e);
+            }
+            return qpB[0] != null && qpA[0] != null && qpA[0].state() == QpState.READY;
+        }, 10_000_000_000L);
+        if (!ok) {
+            throw new AssertionError("connect did not finish");
+        }
+        return new Connected(pdA, cqA, qpA[0], pdB, cqB, qpB[0]);
+    }
+
     /** Runs until {@code cq} holds a completion and returns it. */
     Completion next(CompletionQueue cq) {
         Completion[] got = new Completion[1];

@@ -12,7 +12,7 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ConnectTest {
+class ConnectionManagerTest {
 
     @Test
     void aHandleRoundTripsAndFitsANcclHandle() throws Exception {

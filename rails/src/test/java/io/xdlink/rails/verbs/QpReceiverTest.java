@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A WRITE the target does not allow fails at both ends and writes nothing. */
-class RemoteAccessTest {
+class QpReceiverTest {
 
     private interface Attack {
         boolean post(QueuePair qp, MemoryRegion src, MemoryRegion target);

@@ -1,0 +1,128 @@
+package io.xdlink.rails.inmemory;
+
+import io.xdlink.rails.RailClosedException;
+import io.xdlink.rails.RailInfo;
+import io.xdlink.rails.testing.Seeds;
+import io.xdlink.xdomain.Generation;
+import io.xdlink.xdomain.LinkState;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class InMemoryRailTransportTest {
+    private static final RailInfo LOSSLESS = new RailInfo("m", "c", LinkState.of(Generation.GEN3, 1), false);
+    private static final RailInfo LOSSY = new RailInfo("m", "c", LinkState.of(Generation.GEN3, 1), true);
+
+    private static MemorySegment frame(int n) {
+        MemorySegment f = MemorySegment.ofArray(new byte[8]);
+        f.set(ValueLayout.JAVA_INT_UNALIGNED, 0, n);
+        return f;
+    }
+
+    private static List<Integer> drain(InMemoryRailTransport t) {
+        List<Integer> got = new ArrayList<>();
+        t.poll(f -> got.add(f.get(ValueLayout.JAVA_INT_UNALIGNED, 0)), 1 << 20);
+        return got;
+    }
+
+    @Test
+    void framesArriveInOrderAndAFullRingRefuses() {
+        InMemoryRailPair p = InMemoryRailPair.create(LOSSLESS, 4);
+        for (int i = 0; i < 4; i++) {
+            assertThat(p.a().offer(frame(i))).isTrue();
+        }
+        assertThat(p.a().offer(frame(9))).isFalse();
+        assertThat(p.a().stats().refused()).isEqualTo(1);
+        assertThat(drain(p.b())).containsExactly(0, 1, 2, 3);
+        assertThat(p.a().offer(frame(4))).isTrue();
+        assertThat(drain(p.b())).containsExactly(4);
+    }
+
+    @Test
+    void sizesOutsideAFrameAreRefusedAndAClosedEndThrows() {
+        InMemoryRailPair p = InMemoryRailPair.create(LOSSLESS, 4);
+        assertThatThrownBy(() -> p.a().offer(MemorySegment.ofArray(new byte[0])))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> p.a().offer(MemorySegment.ofArray(new byte[4097])))
+                .isInstanceOf(IllegalArgumentException.class);
+        p.a().offer(frame(1));
+        p.a().close();
+        assertThatThrownBy(() -> p.a().offer(frame(2))).isInstanceOf(RailClosedException.class);
+        assertThat(p.b().isOpen()).isFalse();
+        assertThat(drain(p.b())).containsExactly(1);
+        assertThatThrownBy(() -> drain(p.b())).isInstanceOf(RailClosedException.class);
+        assertThatThrownBy(() -> p.b().offer(frame(3))).isInstanceOf(RailClosedException.class);
+    }
+
+    @Test
+    void aBlackholedRailSwallowsEverythingUntilItReturnsAndACutOneIsGone() {
+        InMemoryRailPair p = InMemoryRailPair.create(LOSSLESS, 8);
+        p.blackhole(true);
+        assertThat(p.a().offer(frame(1))).isTrue();
+        assertThat(p.a().isOpen()).isTrue();
+        assertThat(drain(p.b())).isEmpty();
+        p.blackhole(false);
+        p.a().offer(frame(2));
+        assertThat(drain(p.b())).containsExactly(2);
+        assertThat(p.a().stats().blackholed()).isEqualTo(1);
+        p.cut();
+        assertThat(p.a().isOpen()).isFalse();
+        assertThatThrownBy(() -> p.a().offer(frame(3))).isInstanceOf(RailClosedException.class);
+        assertThatThrownBy(() -> drain(p.b())).isInstanceOf(RailClosedException.class);
+    }
+
+    @Test
+    void faultsFollowTheirRatesAndTheirSeed() {
+        long seed = Seeds.seed("InMemoryRailTransportTest.faults");
+        List<List<Integer>> runs = new ArrayList<>();
+        for (int run = 0; run < 2; run++) {
+            InMemoryRailPair p = InMemoryRailPair.create(LOSSY, 64, new FaultPlan(0.1, 0.1, 0.1, 0, seed));
+            List<Integer> got = new ArrayList<>();
+            for (int i = 0; i < 20_000; i++) {
+                p.a().offer(frame(i));
+                p.a().flush();
+                got.addAll(drain(p.b()));
+            }
+            InMemoryRailStats s = p.a().stats();
+            assertThat(s.lost()).as("seed %d", seed).isBetween(1_600L, 2_400L);
+            assertThat(s.duplicated()).as("seed %d", seed).isBetween(1_400L, 2_200L);
+            assertThat(s.reordered()).as("seed %d", seed).isPositive();
+            int outOfOrder = 0;
+            for (int i = 1; i < got.size(); i++) {
+                if (got.get(i) < got.get(i - 1)) {
+                    outOfOrder++;
+                }
+            }
+            assertThat(outOfOrder).as("seed %d", seed).isPositive();
+            runs.add(got);
+        }
+        assertThat(runs.get(0)).as("seed %d replays exactly", seed).isEqualTo(runs.get(1));
+    }
+
+    @Test
+    void corruptionFlipsExactlyOneBit() {
+        InMemoryRailPair p = InMemoryRailPair.create(LOSSY, 16, new FaultPlan(0, 0, 0, 1.0, 7));
+        byte[] zeros = new byte[64];
+        p.a().offer(MemorySegment.ofArray(zeros));
+        int[] bits = new int[1];
+        p.b().poll(f -> {
+            for (long i = 0; i < f.byteSize(); i++) {
+                bits[0] += Integer.bitCount(f.get(ValueLayout.JAVA_BYTE, i) & 0xFF);
+            }
+        }, 1);
+        assertThat(bits[0]).isEqualTo(1);
+    }
+
+    @Test
+    void faultsNeedALossyRail() {
+        assertThatThrownBy(() -> InMemoryRailPair.create(LOSSLESS, 4, FaultPlan.loss(0.1, 1)))
+                .hasMessageContaining("lossy");
+        assertThatThrownBy(() -> new FaultPlan(1.5, 0, 0, 0, 1)).hasMessageContaining("loss");
+    }
+}

@@ -1,0 +1,58 @@
+package io.xdlink.rails.verbs;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RailSendLogTest {
+
+    @Test
+    void settlingInAnyOrderAdvancesTheLowMarkOverControlFramesAndKeepsTheBytesRight() {
+        RailSendLog log = new RailSendLog();
+        log.reset(64);
+        assertThat(log.capacity()).isEqualTo(128);
+        log.recordData(1, 0, 0, 0, 100, 10);
+        log.recordControl();
+        log.recordData(1, 0, 1, 100, 200, 20);
+        log.recordData(1, 1, 2, 0, 300, 30);
+        assertThat(log.unsettled()).isEqualTo(3);
+        assertThat(log.unsettledBytes()).isEqualTo(600);
+        assertThat(log.oldestSentAt()).isEqualTo(10);
+        log.settle(2);
+        assertThat(log.low()).isZero();
+        log.settle(0);
+        assertThat(log.low()).isEqualTo(3);
+        assertThat(log.oldestSentAt()).isEqualTo(30);
+        log.settle(3);
+        log.settle(3);
+        assertThat(log.unsettled()).isZero();
+        assertThat(log.unsettledBytes()).isZero();
+        assertThat(log.low()).isEqualTo(log.high()).isEqualTo(4);
+        assertThat(log.oldestSentAt()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void theLogRefusesMoreThanItHolds() {
+        RailSendLog log = new RailSendLog();
+        log.reset(32);
+        int n = 0;
+        while (log.hasRoom()) {
+            log.recordData(1, 0, n, 0, 1, n);
+            n++;
+        }
+        assertThat(n).isEqualTo(64);
+        log.settle(0);
+        assertThat(log.hasRoom()).isTrue();
+    }
+
+    @Test
+    void sequencesWrapAroundTheIntegerRange() {
+        RailSendLog log = new RailSendLog();
+        log.reset(64);
+        for (int i = 0; i < 10; i++) {
+            log.recordControl();
+        }
+        assertThat(log.isData(5)).isFalse();
+        assertThat(log.isData(100)).isFalse();
+    }
+}
