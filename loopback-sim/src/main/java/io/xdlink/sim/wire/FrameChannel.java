@@ -81,6 +81,9 @@ public final class FrameChannel {
     private long delivered;
     private long overflowAtReceive;
 
+    private volatile Runnable receiverWake;
+    private volatile Runnable senderWake;
+    private volatile boolean senderWaiting;
     private volatile String failure;
     private volatile boolean senderClosed;
     private volatile boolean receiverClosed;
@@ -153,6 +156,7 @@ public final class FrameChannel {
             headSeen = consumed;
         }
         if (e2e && reserved - consumed >= rxRingFrames) {
+            senderWaiting = true;
             return false;
         }
         // Unpaced, a frame has arrived the moment it is sent, and reading the clock (100 ns on a virtual machine)
@@ -164,6 +168,7 @@ public final class FrameChannel {
         } else {
             if (!txRing.hasRoom(now)) {
                 waker.wakeAt(txRing.nextRoomAt());
+                senderWaiting = true;
                 return false;
             }
             long leaves = bucket.reserve(length, now);
@@ -272,6 +277,10 @@ public final class FrameChannel {
 
     private void publish(long newTail) {
         TAIL.setRelease(this, newTail);
+        Runnable w = receiverWake;
+        if (w != null) {
+            w.run();
+        }
     }
 
     /**
@@ -317,6 +326,13 @@ public final class FrameChannel {
             head = h;
             HEAD.setRelease(this, h);
         }
+        if (senderWaiting && handed > 0) {
+            senderWaiting = false;
+            Runnable w = senderWake;
+            if (w != null) {
+                w.run();
+            }
+        }
         if (handed == 0 && closedBefore && h == available) {
             throw new RailClosedException("the peer closed the rail");
         }
@@ -349,6 +365,19 @@ public final class FrameChannel {
 
     private int index(long position) {
         return (int) (position % capacity);
+    }
+
+    /**
+     * Who to wake when frames are published (the receiving engine, if its thread may park) and when the receiver
+     * frees room after the sender was refused (the sending engine). Either may be null.
+     */
+    void wakes(Runnable whenPublished, Runnable whenRoom) {
+        if (whenPublished != null) {
+            receiverWake = whenPublished;
+        }
+        if (whenRoom != null) {
+            senderWake = whenRoom;
+        }
     }
 
     /** The sender closed its end (sender's thread): a held frame still goes out, then nothing more. */
