@@ -40,6 +40,9 @@ const xdl_java_api_t *xdl_api(void);
 /* Makes sure Java runs and has registered; logs why not and returns an error otherwise. */
 ccl_result_t xdl_ensure_java(void);
 
+/* Attaches the calling thread to the JVM for good (detached when it exits); cheap after the first call. */
+void xdl_attach_thread(void);
+
 /* Remembers the host's logger (the newest one wins; NULL keeps the old one). */
 void xdl_set_logger(ccl_logger_t logger);
 

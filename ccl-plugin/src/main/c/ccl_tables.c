@@ -19,11 +19,12 @@
 /* The context of the per-process init of v6 .. v10, whose listen and connect carry no ctx. */
 static _Atomic uint64_t legacy_ctx;
 
-#define API_OR_FAIL(api)                \
+#define API_OR_FAIL(api)                   \
     const xdl_java_api_t *api = xdl_api(); \
-    if (api == NULL) {                  \
-        return ccl_internal_error;      \
-    }
+    if (api == NULL) {                     \
+        return ccl_internal_error;         \
+    }                                      \
+    xdl_attach_thread()
 
 static inline void *as_ptr(int64_t id) {
     return (void *)(uintptr_t)id;
@@ -49,6 +50,7 @@ static ccl_result_t init_legacy(int version, ccl_logger_t logger, int traffic_cl
     if (st != ccl_success) {
         return st;
     }
+    xdl_attach_thread();
     int64_t r = xdl_api()->init(version, 0, traffic_class);
     if (r > 0) {
         legacy_ctx = (uint64_t)r;
@@ -68,6 +70,7 @@ static ccl_result_t init_per_comm(int version, void **ctx, uint64_t comm_id, ccl
         return st;
     }
     int traffic_class = config != NULL ? config->traffic_class : -1;
+    xdl_attach_thread();
     return put(ctx, xdl_api()->init(version, comm_id, traffic_class));
 }
 

@@ -744,6 +744,30 @@ static void run_pingpong(long iterations) {
         check(0, "pingpong: connect two comm pairs");
         return;
     }
+    /* The cost of one call through the table: test() of a receive nothing will complete, on a third pair. */
+    void *sc3 = NULL, *rc3 = NULL;
+    if (connect_pair(&p, &sc3, &rc3) == 0) {
+        unsigned char *idle = calloc(1, 64);
+        void *imh = NULL, *ireq = NULL, *data[1] = {idle};
+        size_t isz[1] = {8};
+        int itag[1] = {99};
+        h_reg(&p, rc3, idle, 64, &imh);
+        void *mhs[1] = {imh};
+        while (ireq == NULL) {
+            h_irecv(&p, rc3, 1, data, isz, itag, mhs, &ireq);
+        }
+        long calls = iterations * 20;
+        int done = 0;
+        double t0 = now();
+        for (long i = 0; i < calls; i++) {
+            h_test(&p, ireq, &done, NULL);
+        }
+        double per_call_ns = (now() - t0) / (double)calls * 1e9;
+        printf("pingpong: one test() call through ncclNetPlugin_v12: %.1f ns over %ld calls\n", per_call_ns, calls);
+        check(done == 0, "pingpong: the idle receive stays pending");
+        h_close_recv(&p, rc3);
+        h_close_send(&p, sc3);
+    }
     pinger_t g[2];
     for (int i = 0; i < 2; i++) {
         g[i] = (pinger_t){.p = &p, .sc = sc[i], .rc = rc[i], .iterations = iterations, .first = i == 0};

@@ -229,6 +229,10 @@ public final class XdlinkNet implements CclNet {
         if (!(comm instanceof SendEndpoint send)) {
             throw CclException.internal("isend on a send comm xdlink did not make");
         }
+        long max = entry(comm.device()).properties().maxP2pBytes();
+        if (data.byteSize() > max) {
+            throw CclException.usage("isend of " + data.byteSize() + " bytes exceeds the device's maxP2pBytes, " + max);
+        }
         return send.isend(data, tag, memoryOf(comm, handle).registered());
     }
 

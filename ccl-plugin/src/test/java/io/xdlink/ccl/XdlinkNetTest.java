@@ -118,6 +118,10 @@ class XdlinkNetTest {
                             e -> assertThat(e.result()).isEqualTo(CclResult.INVALID_ARGUMENT))
                     .hasMessageContaining("confined");
         }
+        MemorySegment huge = MemorySegment.ofAddress(arena.allocate(8).address()).reinterpret((1L << 30) + 1);
+        MemoryHandle hugeMh = net.registerMemory(s, huge, DeviceProperties.PTR_HOST);
+        assertThatThrownBy(() -> net.isend(s, huge, 0, hugeMh)).isInstanceOfSatisfying(CclException.class,
+                e -> assertThat(e.result()).isEqualTo(CclResult.INVALID_USAGE)).hasMessageContaining("maxP2pBytes");
         byte[] stale = l.handle();
         ConnectHandle.storePending(stale, 99_999);
         assertThatThrownBy(() -> net.connect(ctx, 0, -1, stale)).hasMessageContaining("99999");

@@ -27,11 +27,11 @@ import java.util.function.BooleanSupplier;
 public final class FastForwardScheduler implements Scheduler, AutoCloseable {
     private final String threadName;
     private final PriorityQueue<Task> queue = new PriorityQueue<>();
-    private long virtualNow;
+    private volatile long virtualNow;
     private long sequence;
-    private ScheduledThreadPoolExecutor live;
-    private long liveBase;
-    private long liveStartWall;
+    private volatile ScheduledThreadPoolExecutor live;
+    private volatile long liveBase;
+    private volatile long liveStartWall;
     private boolean closed;
 
     public FastForwardScheduler(String threadName) {
@@ -39,8 +39,9 @@ public final class FastForwardScheduler implements Scheduler, AutoCloseable {
         this.virtualNow = System.nanoTime();
     }
 
+    /** Lock-free: every paced frame reads the clock. */
     @Override
-    public synchronized long nanoTime() {
+    public long nanoTime() {
         return live == null ? virtualNow : liveBase + (System.nanoTime() - liveStartWall);
     }
 
@@ -94,20 +95,23 @@ public final class FastForwardScheduler implements Scheduler, AutoCloseable {
         if (live != null || closed) {
             return;
         }
-        live = new ScheduledThreadPoolExecutor(1, r -> {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread th = new Thread(r, threadName);
             th.setDaemon(true);
             return th;
         });
-        live.setRemoveOnCancelPolicy(true);
-        live.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        executor.setRemoveOnCancelPolicy(true);
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         liveBase = virtualNow;
         liveStartWall = System.nanoTime();
+        // The clock turns live only once its base is set, so no reader sees a half-made switch.
+        live = executor;
         List<Task> pending = new ArrayList<>(queue);
         queue.clear();
         for (Task t : pending) {
             if (!t.cancelled) {
-                t.future = live.schedule(() -> run(t), Math.max(0, t.deadline - virtualNow), TimeUnit.NANOSECONDS);
+                t.future = executor.schedule(() -> run(t), Math.max(0, t.deadline - virtualNow),
+                        TimeUnit.NANOSECONDS);
             }
         }
     }

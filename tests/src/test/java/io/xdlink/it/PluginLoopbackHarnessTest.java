@@ -41,4 +41,16 @@ class PluginLoopbackHarnessTest {
         assertThat(run.exit()).isZero();
         assertThat(run.output()).endsWith(" passed, 0 failed\n");
     }
+
+    @org.junit.jupiter.api.Test
+    void thePingPongModeRoundTripsThroughTheV12Table() throws Exception {
+        NativeHarness.Run run = NativeHarness.run(Map.of("NCCL_NET_PLUGIN", NativeHarness.SO.toString(),
+                "JAVA_HOME", NativeHarness.JAVA_HOME, "XDLINK_PARAMS", "loopback=1"), 300, "pingpong", "--iterations",
+                "200");
+        assertThat(run.output()).as(run.output()).contains("pingpong: one test() call through ncclNetPlugin_v12:")
+                .contains("PASS pingpong: the idle receive stays pending")
+                .contains("pingpong: 8-byte half round trip through ncclNetPlugin_v12:")
+                .endsWith("passed, 0 failed\n");
+        assertThat(run.exit()).isZero();
+    }
 }

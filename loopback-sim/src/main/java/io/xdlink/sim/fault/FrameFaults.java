@@ -61,6 +61,11 @@ public final class FrameFaults {
         return f;
     }
 
+    /** True when frames may be held back for reordering (holding is timed, so the sender must read the clock). */
+    public boolean holds() {
+        return active && plan.reorderRate() > 0;
+    }
+
     /** Which bit of a frame of {@code length} bytes to flip. */
     public long bitToFlip(int length) {
         return random.nextLong(length * 8L);

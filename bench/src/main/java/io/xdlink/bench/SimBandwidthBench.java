@@ -1,0 +1,241 @@
+package io.xdlink.bench;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import org.openjdk.jmh.infra.IterationParams;
+
+import java.io.IOException;
+import io.xdlink.rails.RailTransport;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The simulator's bandwidth, side by side in one run; each operation moves one message ({@code bytes}, one
+ * mebibyte for the paced runs):
+ * <ul>
+ *   <li>{@code memorySegmentCopy}: {@code MemorySegment.copy} of the same bytes, the most one core can move;</li>
+ *   <li>{@code unpacedSimWrite}: RDMA WRITEs through the real rails engine over an unpaced loopback cable, both
+ *   progress engines run by the benchmark thread, so the two figures cost one core each;</li>
+ *   <li>{@code pacedSimWrite}: WRITEs over a loopback cable paced in real time at 10, 20 or 40 Gb/s (Gen 2 x1,
+ *   Gen 3 x1, Gen 3 x2), each device with its own progress thread, as deployed.</li>
+ * </ul>
+ * {@link SimRatios} runs them and prints the ratios against their targets.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+public class SimBandwidthBench {
+    static final int MESSAGE = 1 << 20;
+    /** WRITEs kept in flight, so the cable never idles between messages. */
+    static final int DEPTH = 4;
+
+    @State(Scope.Benchmark)
+    public static class Copy {
+        /** Bytes per operation: a cache-resident mebibyte, and 16 MiB, more than a core's caches hold. */
+        @Param({"1048576", "16777216"})
+        public int bytes;
+        final Arena arena = Arena.ofShared();
+        CpuMeter cpu;
+        MemorySegment src;
+        MemorySegment dst;
+
+        @Setup(Level.Trial)
+        public void open() {
+            cpu = new CpuMeter("memorySegmentCopy:" + bytes);
+            src = arena.allocate(bytes, 4096);
+            dst = arena.allocate(bytes, 4096);
+            src.fill((byte) 7);
+        }
+
+        @Setup(Level.Iteration)
+        public void begin(IterationParams params) {
+            cpu.begin(params);
+        }
+
+        @TearDown(Level.Iteration)
+        public void end() {
+            cpu.end();
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws IOException {
+            cpu.report();
+            arena.close();
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Unpaced {
+        @Param({"1048576", "16777216"})
+        public int bytes;
+        CpuMeter cpu;
+        SimDevicePair pair;
+
+        @Setup(Level.Trial)
+        public void open() throws Exception {
+            cpu = new CpuMeter("unpacedSimWrite:" + bytes);
+            pair = new SimDevicePair(Map.of("loopback_clock", "unpaced", "ring_size", "256"), bytes, DEPTH, true);
+        }
+
+        @Setup(Level.Iteration)
+        public void begin(IterationParams params) {
+            cpu.begin(params);
+        }
+
+        @TearDown(Level.Iteration)
+        public void end() {
+            cpu.end();
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws IOException {
+            cpu.report();
+            pair.close();
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Paced {
+        /** The configured rate of the loopback cable, Mb/s. */
+        @Param({"10000", "20000", "40000"})
+        public int rateMbps;
+        SimDevicePair pair;
+
+        @Setup(Level.Trial)
+        public void open() throws Exception {
+            pair = new SimDevicePair(link(rateMbps), MESSAGE, DEPTH, false);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            pair.close();
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class UnpacedRail {
+        @Param({"1048576", "16777216"})
+        public int bytes;
+        CpuMeter cpu;
+        SimRailPair pair;
+
+        @Setup(Level.Trial)
+        public void open() throws Exception {
+            cpu = new CpuMeter("unpacedSimFrames:" + bytes);
+            pair = new SimRailPair(Map.of("loopback_clock", "unpaced", "ring_size", "256"), bytes);
+        }
+
+        @Setup(Level.Iteration)
+        public void begin(IterationParams params) {
+            cpu.begin(params);
+        }
+
+        @TearDown(Level.Iteration)
+        public void end() {
+            cpu.end();
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws IOException {
+            cpu.report();
+            pair.close();
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class PacedRail {
+        @Param({"10000", "20000", "40000"})
+        public int rateMbps;
+        SimRailPair pair;
+        Spinner receiver;
+
+        @Setup(Level.Trial)
+        public void open() throws Exception {
+            pair = new SimRailPair(link(rateMbps), MESSAGE);
+            receiver = new Spinner("xdlink-bench-sim-receiver", pair::receive);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws Exception {
+            receiver.close();
+            pair.close();
+        }
+    }
+
+    static Map<String, String> link(int rateMbps) {
+        return switch (rateMbps) {
+            case 10_000 -> Map.of("loopback_gen", "gen2", "loopback_lanes", "1");
+            case 20_000 -> Map.of("loopback_gen", "gen3", "loopback_lanes", "1");
+            case 40_000 -> Map.of("loopback_gen", "gen3", "loopback_lanes", "2");
+            default -> throw new IllegalArgumentException("no loopback link of " + rateMbps + " Mb/s");
+        };
+    }
+
+    /** One message through the simulated rail alone, sender and receiver on this thread. */
+    @Benchmark
+    public long unpacedSimFrames(UnpacedRail u) {
+        SimRailPair p = u.pair;
+        long target = p.received() + p.size();
+        long offset = 0;
+        while (p.received() < target) {
+            while (offset < p.size() && p.offer(offset)) {
+                offset += RailTransport.MAX_FRAME_BYTES;
+            }
+            p.receive();
+        }
+        u.cpu.moved(p.size());
+        return p.size();
+    }
+
+    /** One mebibyte offered to a paced rail whose receiver runs on its own thread. */
+    @Benchmark
+    public long pacedSimFrames(PacedRail r) {
+        SimRailPair p = r.pair;
+        long offset = 0;
+        while (offset < MESSAGE) {
+            if (p.offer(offset)) {
+                offset += RailTransport.MAX_FRAME_BYTES;
+            } else {
+                r.receiver.check();
+                Thread.onSpinWait();
+            }
+        }
+        return MESSAGE;
+    }
+
+    @Benchmark
+    public long memorySegmentCopy(Copy c) {
+        MemorySegment.copy(c.src, 0, c.dst, 0, c.bytes);
+        c.cpu.moved(c.bytes);
+        return c.bytes;
+    }
+
+    @Benchmark
+    public long unpacedSimWrite(Unpaced u) {
+        long n = u.pair.nextWrite();
+        u.cpu.moved(n);
+        return n;
+    }
+
+    @Benchmark
+    public long pacedSimWrite(Paced p) {
+        return p.pair.nextWrite();
+    }
+}
