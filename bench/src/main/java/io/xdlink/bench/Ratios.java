@@ -26,9 +26,13 @@ public final class Ratios {
     }
 
     static final Target[] TARGETS = {
-            new Target("bandwidth, 1 MiB per op, 127.0.0.1", "TcpBandwidthBench.plainSocketBlast",
+            new Target("xdlink WRITE bandwidth on one TCP rail, 1 MiB, 127.0.0.1", "TcpBandwidthBench.plainSocketBlast",
+                    "TcpBandwidthBench.xdlinkWrite", true, 0.90),
+            new Target("xdlink 2-byte WRITE round trip, 127.0.0.1", "TcpLatencyBench.plainPingPong",
+                    "TcpLatencyBench.xdlinkWritePingPong", false, 1.5),
+            new Target("bare TCP rail bandwidth (transport alone)", "TcpBandwidthBench.plainSocketBlast",
                     "TcpBandwidthBench.tcpRailFrames", true, 0.90),
-            new Target("2-byte round trip, 127.0.0.1", "TcpLatencyBench.plainPingPong",
+            new Target("bare TCP rail 2-byte round trip (transport alone)", "TcpLatencyBench.plainPingPong",
                     "TcpLatencyBench.tcpRailPingPong", false, 1.5),
     };
 

@@ -142,8 +142,8 @@ class HostFabricTest {
 
     @Test
     void aSilentPeerIsFoundDeadItsRailsFailAndItsRailsReturnWithIt() throws Exception {
-        HostFabric a = open(tree(A, B, "1"), List.of(), Duration.ofMillis(400));
-        HostFabric b = open(tree(B, A, "1"), a.sessionAddresses(), Duration.ofMillis(400));
+        HostFabric a = open(tree(A, B, "1"), List.of(), Duration.ofMillis(1500));
+        HostFabric b = open(tree(B, A, "1"), a.sessionAddresses(), Duration.ofMillis(1500));
         RailTransport[] rails = openBoth(a, b, "0-1", 0);
         roundTrip(rails[0], rails[1], (byte) 9);
 
@@ -168,7 +168,7 @@ class HostFabricTest {
                 return true;
             }
         });
-        assertThat(failure[0]).hasMessageContaining("peer " + B + " lost").hasMessageContaining("keepalive timeout 400 ms");
+        assertThat(failure[0]).hasMessageContaining("peer " + B + " lost").hasMessageContaining("keepalive timeout 1500 ms");
         assertThatThrownBy(() -> rails[0].offer(MemorySegment.ofArray(new byte[1]))).isInstanceOf(RailClosedException.class);
 
         release.countDown();
