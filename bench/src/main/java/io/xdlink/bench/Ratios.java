@@ -49,6 +49,10 @@ public final class Ratios {
             byName.put(parts[parts.length - 2] + "." + parts[parts.length - 1], r);
         }
         System.out.println();
+        // Every figure here is wall-clock: on a machine with more runnable threads than cores they say little.
+        System.out.printf(Locale.ROOT, "load average %.2f on %d processors%n",
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                Runtime.getRuntime().availableProcessors());
         for (Target t : TARGETS) {
             RunResult base = byName.get(t.baseline());
             RunResult cand = byName.get(t.candidate());
