@@ -113,6 +113,7 @@ public final class LoopbackFabric implements Fabric {
     }
 
     /** The fabric as the simulated peer {@code peer} sees it, when it is one of this process's loopback peers. */
+    @Override
     public Optional<Fabric> far(UUID peer) {
         for (SimHost h : peers) {
             if (h.domain().equals(peer)) {

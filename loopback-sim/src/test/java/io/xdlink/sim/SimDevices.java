@@ -39,6 +39,7 @@ final class SimDevices implements AutoCloseable {
     final CompletionQueue cqA;
     final CompletionQueue cqB;
     final Arena arena = Arena.ofShared();
+    final java.util.List<RailTransport> railsA = new java.util.ArrayList<>();
     QueuePair qpA;
     QueuePair qpB;
 
@@ -62,6 +63,7 @@ final class SimDevices implements AutoCloseable {
     SimDevices rail(SimCable cable, int index) throws IOException {
         RailTransport ra = hostA.fabric().openRail(hostB.domain(), cable.name(), index);
         RailTransport rb = hostB.fabric().openRail(hostA.domain(), cable.name(), index);
+        railsA.add(ra);
         a.addRail(ra);
         b.addRail(rb);
         return this;

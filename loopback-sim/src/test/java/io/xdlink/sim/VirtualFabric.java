@@ -9,10 +9,19 @@ final class VirtualFabric {
     static final long S = 1_000_000_000L;
 
     final VirtualScheduler scheduler = new VirtualScheduler();
-    final SimClock clock = SimClock.virtual(scheduler);
+    final SimClock clock;
     final SimFabric fabric;
 
     VirtualFabric(FaultPlan plan) {
+        this(plan, false);
+    }
+
+    /**
+     * @param unpaced frames cross without rate or latency (timers still run in virtual time), so a sender can fill
+     *                a receive ring before its receiver polls once, the overload a slow receiver meets in real time
+     */
+    VirtualFabric(FaultPlan plan, boolean unpaced) {
+        clock = unpaced ? SimClock.unpaced(scheduler) : SimClock.virtual(scheduler);
         fabric = new SimFabric(clock, plan);
     }
 

@@ -61,6 +61,15 @@ public interface RailTransport extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Called once by the progress engine that owns this rail, before it polls: the transport calls {@code wake}
+     * whenever frames arrive (or room frees after a refused offer), from any thread, so an engine whose thread
+     * parked when idle resumes at once instead of when its park runs out. {@code wake} is cheap and may be called
+     * often. The default keeps it unused: the engine then finds frames on its next duty cycle.
+     */
+    default void onArrival(Runnable wake) {
+    }
+
     /** False once closed or failed. */
     boolean isOpen();
 

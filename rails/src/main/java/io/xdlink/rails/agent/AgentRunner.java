@@ -4,6 +4,7 @@ import io.xdlink.rails.Agent;
 import io.xdlink.rails.IdleStrategy;
 
 import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -19,6 +20,7 @@ public final class AgentRunner implements AutoCloseable {
     private final AtomicLong errors = new AtomicLong();
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile boolean sleeping;
 
     private AgentRunner(Agent agent, IdleStrategy idle, Consumer<Throwable> errorHandler) {
         this.agent = Objects.requireNonNull(agent, "agent");
@@ -46,7 +48,13 @@ public final class AgentRunner implements AutoCloseable {
                     errorHandler.accept(t);
                     work = 1;
                 }
-                idle.idle(work);
+                if (work == 0) {
+                    sleeping = true;
+                    idle.idle(0);
+                    sleeping = false;
+                } else {
+                    idle.idle(work);
+                }
             }
         } finally {
             try {
@@ -55,6 +63,16 @@ public final class AgentRunner implements AutoCloseable {
                 errors.incrementAndGet();
                 errorHandler.accept(t);
             }
+        }
+    }
+
+    /**
+     * Wakes the agent's thread if it is idling (parked or spinning in its idle strategy), so work handed to it
+     * from another thread, or frames arriving for it, are taken up at once. Any thread; cheap when it is busy.
+     */
+    public void wake() {
+        if (sleeping) {
+            LockSupport.unpark(thread);
         }
     }
 

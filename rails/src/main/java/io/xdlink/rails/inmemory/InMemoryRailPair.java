@@ -33,6 +33,10 @@ public final class InMemoryRailPair {
         return p;
     }
 
+    InMemoryRailTransport other(InMemoryRailTransport end) {
+        return end == a ? b : a;
+    }
+
     /** The first end. */
     public InMemoryRailTransport a() {
         return a;

@@ -23,6 +23,8 @@ public final class InMemoryRailTransport implements RailTransport {
     private int heldLength;
     private int heldCountdown;
     private volatile Faults faults;
+    private volatile Runnable wake = () -> { };
+    private boolean published;
     private volatile boolean closed;
 
     private long offered;
@@ -44,6 +46,16 @@ public final class InMemoryRailTransport implements RailTransport {
         this.out = out;
         this.in = in;
         this.faults = new Faults(FaultPlan.NONE, new SplittableRandom(0));
+    }
+
+    @Override
+    public void onArrival(Runnable wake) {
+        this.wake = wake;
+    }
+
+    /** Wakes whoever polls the other end (they have new frames). */
+    private void wakePeer() {
+        pair.other(this).wake.run();
     }
 
     void faults(FaultPlan plan, long stream) {
@@ -87,6 +99,7 @@ public final class InMemoryRailTransport implements RailTransport {
             writer.write(out.nextSlot(0), 0);
             out.publish(length);
             delivered++;
+            published = true;
             return true;
         }
         SplittableRandom r = f.random();
@@ -111,6 +124,7 @@ public final class InMemoryRailTransport implements RailTransport {
         }
         out.publish(length);
         delivered++;
+        published = true;
         if (r.nextDouble() < plan.duplicate() && out.free() > 0) {
             MemorySegment.copy(slot, 0, out.nextSlot(0), 0, length);
             out.publish(length);
@@ -132,15 +146,21 @@ public final class InMemoryRailTransport implements RailTransport {
         }
     }
 
-    /** Lets a frame held back for reordering go once the sender has paused. */
+    /** Lets a frame held back for reordering go once the sender has paused, and wakes the receiving engine. */
     @Override
     public int flush() {
         checkOpen();
+        int work = 0;
         if (heldLength > 0 && --heldCountdown < -1) {
             releaseHeld();
-            return 1;
+            published = true;
+            work = 1;
         }
-        return 0;
+        if (published) {
+            published = false;
+            wakePeer();
+        }
+        return work;
     }
 
     @Override

@@ -22,11 +22,11 @@ final class RecordWriter {
     }
 
     /**
-     * Makes room for a record of {@code length} bytes and writes its prefix.
+     * Makes room for a record of {@code length} bytes (moving unwritten bytes to the front when that helps).
      *
      * @return the buffer offset where the record's bytes go, or -1 when there is no room now
      */
-    private long reserve(int length) {
+    private long room(int length) {
         int need = RecordReader.PREFIX_BYTES + length;
         if (segment.byteSize() - end < need) {
             if (start == 0 || segment.byteSize() - (end - start) < need) {
@@ -36,32 +36,37 @@ final class RecordWriter {
             end -= start;
             start = 0;
         }
+        return end + RecordReader.PREFIX_BYTES;
+    }
+
+    /** Takes the record whose bytes were just written after {@link #room}: its prefix goes in front of them. */
+    private void commit(int length) {
         segment.set(RecordReader.LENGTH, end, (short) length);
-        long at = end + RecordReader.PREFIX_BYTES;
-        end += need;
-        return at;
+        end += RecordReader.PREFIX_BYTES + length;
     }
 
     /** Appends one record with {@code bytes} as its body; false when there is no room now. */
     boolean append(MemorySegment bytes) {
         int length = (int) bytes.byteSize();
-        long at = reserve(length);
+        long at = room(length);
         if (at < 0) {
             return false;
         }
         MemorySegment.copy(bytes, 0, segment, at, length);
+        commit(length);
         return true;
     }
 
     /** Appends one record of a kind byte, a channel byte and a body; false when there is no room now. */
     boolean append(byte kind, byte channel, byte[] body) {
-        long at = reserve(2 + body.length);
+        long at = room(2 + body.length);
         if (at < 0) {
             return false;
         }
         segment.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at, kind);
         segment.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at + 1, channel);
         MemorySegment.copy(MemorySegment.ofArray(body), 0, segment, at + 2, body.length);
+        commit(2 + body.length);
         return true;
     }
 

@@ -6,6 +6,7 @@ import io.xdlink.rails.RailTransport;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
 /**
@@ -28,6 +29,8 @@ public final class TcpRailTransport implements RailTransport {
     private final RecordReader reader;
     private final RecordWriter writer;
     private volatile RailClosedException failure;
+    /** Registration with the polling thread's {@link RailWaiter}, once that thread idles on one. */
+    private SelectionKey waitKey;
 
     TcpRailTransport(SocketChannel channel, RailInfo info, RecordReader reader, RecordWriter writer) {
         if (info.lossy()) {
@@ -72,7 +75,19 @@ public final class TcpRailTransport implements RailTransport {
 
     private int write() {
         try {
-            return writer.writeTo(channel);
+            int n = writer.writeTo(channel);
+            if (writer.pending() > 0) {
+                joinWaiter();
+            }
+            if (waitKey != null) {
+                // A socket that did not take everything wakes an idle thread when it has room again.
+                int ops = writer.pending() > 0 ? SelectionKey.OP_READ
+                        | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+                if (waitKey.isValid() && waitKey.interestOps() != ops) {
+                    waitKey.interestOps(ops);
+                }
+            }
+            return n;
         } catch (IOException e) {
             throw fail(info.name() + ": sending failed: " + e.getMessage(), e);
         }
@@ -83,6 +98,7 @@ public final class TcpRailTransport implements RailTransport {
         checkOpen();
         int handed = 0;
         try {
+            joinWaiter();
             while (handed < limit) {
                 MemorySegment frame = reader.next();
                 if (frame != null) {
@@ -108,6 +124,20 @@ public final class TcpRailTransport implements RailTransport {
             throw fail(info.name() + ": receiving failed: " + e.getMessage(), e);
         }
         return handed;
+    }
+
+    /**
+     * Registers with the calling thread's {@link RailWaiter}, if it idles on one, so traffic wakes it; again when
+     * another thread takes the rail over (a pool thread that changed).
+     */
+    private void joinWaiter() throws IOException {
+        RailWaiter w = RailWaiter.current();
+        if (w != null && (waitKey == null || waitKey.selector() != w.selector)) {
+            if (waitKey != null) {
+                waitKey.cancel();
+            }
+            waitKey = channel.register(w.selector, SelectionKey.OP_READ);
+        }
     }
 
     private void checkOpen() {

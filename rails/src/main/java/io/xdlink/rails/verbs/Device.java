@@ -49,6 +49,9 @@ public final class Device implements AutoCloseable {
         this.keys = new KeyTable(seeds.split());
         this.engine = new DeviceEngine(this, config.settings(), config.clock(), config.id(), seeds.nextLong(), keys);
         this.runner = config.invoker() ? null : AgentRunner.start(engine, config.idle(), e -> engine.lastError = e);
+        if (runner != null) {
+            engine.waker(runner::wake);
+        }
     }
 
     /** A device over rails that are already open (to one peer or several). */

@@ -48,6 +48,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
     private final FrameView view = new FrameView();
     private final FrameOut out = new FrameOut();
 
+    private volatile Runnable waker = () -> { };
     private Rail current;
     private long now;
     private long nextDeadline = Long.MAX_VALUE;
@@ -92,9 +93,15 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         return "xdlink-device-" + id.toString().substring(0, 8);
     }
 
-    /** Hands work to the engine; any thread. */
+    /** Hands work to the engine, waking its thread if it idles; any thread. */
     void submit(Command c) {
         commands.push(c);
+        waker.run();
+    }
+
+    /** Who wakes the engine's thread (nobody in invoker mode, where the owner steps it). */
+    void waker(Runnable w) {
+        this.waker = w;
     }
 
     @Override
@@ -357,6 +364,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
             throw new IllegalStateException("a device has at most " + FrameLayout.MAX_ACK_RAILS + " rails");
         }
         Rail r = new Rail(this, transport, number, random.nextInt(256));
+        transport.onArrival(waker);
         railsByNumber[number] = r;
         rails.add(r);
         armTimer(now);
@@ -518,13 +526,13 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         closed = true;
         for (Command c; (c = commands.poll()) != null; ) {
             if (c instanceof SendRequest w) {
+                w.qp.sendDone();
                 w.qp.sendCq().push(new Completion(w.wrId, w.opcode, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false,
                         w.qp.qpn()));
-                w.qp.sendDone();
             } else if (c instanceof RecvRequest r) {
+                r.qp.recvDone();
                 r.qp.recvCq().push(new Completion(r.wrId, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR, 0, 0,
                         false, r.qp.qpn()));
-                r.qp.recvDone();
             }
         }
         cm.failAll("device " + id + " closed");

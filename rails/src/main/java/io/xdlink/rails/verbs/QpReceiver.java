@@ -267,8 +267,8 @@ final class QpReceiver {
 
     private void completeRecv(RecvRequest r, WorkOpcode op, CompletionStatus status, long len, int imm,
                               boolean hasImm) {
-        qp.recvCq().push(new Completion(r.wrId, op, status, len, imm, hasImm, qp.qpn()));
         qp.recvDone();
+        qp.recvCq().push(new Completion(r.wrId, op, status, len, imm, hasImm, qp.qpn()));
     }
 
     /** Flushes every posted receive. */

@@ -222,11 +222,12 @@ final class QpSender {
             w.rnrAt = 0;
             rnrWaiting--;
         }
+        // The slot frees before the completion shows: an application that posts again on seeing it finds room.
+        qp.sendDone();
         if (w.signaled || status.isError()) {
             qp.sendCq().push(new Completion(w.wrId, w.opcode, status, status.isError() ? 0 : w.length, 0, false,
                     qp.qpn()));
         }
-        qp.sendDone();
     }
 
     /** The queue pair failed: {@code culprit} ends with {@code status}, every other request is flushed. */

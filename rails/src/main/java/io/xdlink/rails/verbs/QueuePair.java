@@ -150,8 +150,8 @@ public final class QueuePair implements AutoCloseable {
         }
         RecvRequest r = new RecvRequest(this, wrId, mr, offset, length);
         if (device.isClosed()) {
-            recvCq.push(new Completion(wrId, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false, qpn));
             recvOutstanding.decrementAndGet();
+            recvCq.push(new Completion(wrId, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false, qpn));
             return true;
         }
         engine.submit(r);
@@ -187,8 +187,8 @@ public final class QueuePair implements AutoCloseable {
             return false;
         }
         if (device.isClosed()) {
-            sendCq.push(new Completion(w.wrId, w.opcode, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false, qpn));
             sendOutstanding.decrementAndGet();
+            sendCq.push(new Completion(w.wrId, w.opcode, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false, qpn));
             return true;
         }
         engine.submit(w);

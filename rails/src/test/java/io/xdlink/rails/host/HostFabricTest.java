@@ -119,6 +119,8 @@ class HostFabricTest {
         HostFabric b = open(tree(B, A, "1"), a.sessionAddresses(), Duration.ofSeconds(2));
         assertThat(a.localDomain()).isEqualTo(A);
         assertThat(a.peers()).containsExactly(new PeerInfo(B, "peer-1", List.of(new LinkInfo("0-1", "lo", GEN3_X2))));
+        assertThat(a.hostRouterPciPath(B)).contains("/sys/devices/pci0000:00/0000:00:0d.2");
+        assertThat(a.hostRouterPciPath(UUID.randomUUID())).isEmpty();
 
         RailTransport[] r0 = openBoth(a, b, "0-1", 0);
         RailTransport[] r1 = openBoth(a, b, "0-1", 1);
@@ -142,8 +144,8 @@ class HostFabricTest {
 
     @Test
     void aSilentPeerIsFoundDeadItsRailsFailAndItsRailsReturnWithIt() throws Exception {
-        HostFabric a = open(tree(A, B, "1"), List.of(), Duration.ofMillis(400));
-        HostFabric b = open(tree(B, A, "1"), a.sessionAddresses(), Duration.ofMillis(400));
+        HostFabric a = open(tree(A, B, "1"), List.of(), Duration.ofMillis(1500));
+        HostFabric b = open(tree(B, A, "1"), a.sessionAddresses(), Duration.ofMillis(1500));
         RailTransport[] rails = openBoth(a, b, "0-1", 0);
         roundTrip(rails[0], rails[1], (byte) 9);
 
@@ -168,7 +170,7 @@ class HostFabricTest {
                 return true;
             }
         });
-        assertThat(failure[0]).hasMessageContaining("peer " + B + " lost").hasMessageContaining("keepalive timeout 400 ms");
+        assertThat(failure[0]).hasMessageContaining("peer " + B + " lost").hasMessageContaining("keepalive timeout 1500 ms");
         assertThatThrownBy(() -> rails[0].offer(MemorySegment.ofArray(new byte[1]))).isInstanceOf(RailClosedException.class);
 
         release.countDown();

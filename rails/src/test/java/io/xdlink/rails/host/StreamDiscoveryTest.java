@@ -57,7 +57,8 @@ class StreamDiscoveryTest {
                             Consumer<ServiceRegistry> publish) throws Exception {
         IoLoop loop = new IoLoop("xdlink-test-discovery");
         opened.add(loop);
-        TcpSettings tcp = TcpSettings.defaults();
+        // A keepalive far longer than discovery takes, so a busy machine cannot end the stream first.
+        TcpSettings tcp = TcpSettings.defaults().withKeepalive(Duration.ofMillis(10), Duration.ofSeconds(30));
         XdomainHost peerHost = new XdomainHost(loop, them, new ServiceRegistry(HostIdentity.linux("them"), 7));
         publish.accept(peerHost.services());
         TcpListener listener = ControlConnection.listen(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),

@@ -1,0 +1,84 @@
+package io.xdlink.rails.tcp;
+
+import io.xdlink.rails.IdleStrategy;
+
+/**
+ * How a progress thread whose rails are TCP waits for work: it spins a little, yields a little, and then sleeps in
+ * the kernel on its rails' sockets for at most {@code maxWaitMillis}, so an arriving frame wakes it at once. Timers
+ * and work handed over from other threads wait at most that long, as they do behind a parked thread; what changes is
+ * that traffic never waits for a park to end, which on a machine with more runnable threads than cores decides
+ * whether a thread runs now or a scheduling period later.
+ */
+public final class TcpIdleStrategy implements IdleStrategy {
+    private final int maxSpins;
+    private final int maxYields;
+    private final long maxWaitMillis;
+    private int spins;
+    private int yields;
+
+    /**
+     * @param maxSpins      idle cycles spent spinning before yielding
+     * @param maxYields     idle cycles spent yielding before sleeping on the rails
+     * @param maxWaitMillis the longest sleep; timers and cross-thread work wait at most this long
+     */
+    public TcpIdleStrategy(int maxSpins, int maxYields, long maxWaitMillis) {
+        if (maxSpins < 0 || maxYields < 0 || maxWaitMillis < 1) {
+            throw new IllegalArgumentException("bad idle strategy: spins " + maxSpins + ", yields " + maxYields
+                    + ", wait " + maxWaitMillis + " ms");
+        }
+        this.maxSpins = maxSpins;
+        this.maxYields = maxYields;
+        this.maxWaitMillis = maxWaitMillis;
+    }
+
+    /** 100 spins, 10 yields, then sleeps of at most 1 ms, the ceiling the backoff strategy parks for. */
+    public TcpIdleStrategy() {
+        this(100, 10, 1);
+    }
+
+    @Override
+    public void idle(int workCount) {
+        if (workCount > 0) {
+            reset();
+        } else if (spins < maxSpins) {
+            spins++;
+            Thread.onSpinWait();
+        } else if (yields < maxYields) {
+            yields++;
+            Thread.yield();
+        } else {
+            RailWaiter.forCurrentThread().await(maxWaitMillis);
+        }
+    }
+
+    /**
+     * Makes traffic on a socket of the calling thread's own wake it from this strategy's sleep, as its rails do
+     * (a thread that also polls a plain socket). The channel must be non-blocking. Does nothing when it already
+     * wakes this thread.
+     */
+    public static void wakeOn(java.nio.channels.SelectableChannel channel) throws java.io.IOException {
+        wakeOn(channel, java.nio.channels.SelectionKey.OP_READ);
+    }
+
+    /** As {@link #wakeOn(java.nio.channels.SelectableChannel)}, for the readiness {@code ops} ask for. */
+    public static void wakeOn(java.nio.channels.SelectableChannel channel, int ops) throws java.io.IOException {
+        java.nio.channels.Selector s = RailWaiter.forCurrentThread().selector;
+        java.nio.channels.SelectionKey key = channel.keyFor(s);
+        if (key == null) {
+            channel.register(s, ops);
+        } else if (key.interestOps() != ops) {
+            key.interestOps(ops);
+        }
+    }
+
+    /** Closes the calling thread's waiting selector now, for a thread that lives on after its rails are gone. */
+    public static void release() {
+        RailWaiter.closeCurrent();
+    }
+
+    @Override
+    public void reset() {
+        spins = 0;
+        yields = 0;
+    }
+}

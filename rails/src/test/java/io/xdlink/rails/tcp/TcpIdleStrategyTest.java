@@ -1,0 +1,56 @@
+package io.xdlink.rails.tcp;
+
+import io.xdlink.xdomain.Generation;
+import io.xdlink.xdomain.LinkState;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TcpIdleStrategyTest {
+
+    @Test
+    void aThreadSleepingOnItsRailsWakesWhenAFrameArrives() throws Exception {
+        try (TcpLoopbackPair pair = TcpLoopbackPair.open(TcpSettings.defaults(), LinkState.of(Generation.GEN3, 1))) {
+            // A sleep of up to ten minutes: only the frame can end it within the test's patience.
+            TcpIdleStrategy idle = new TcpIdleStrategy(0, 0, 600_000);
+            CountDownLatch polling = new CountDownLatch(1);
+            CompletableFuture<byte[]> received = new CompletableFuture<>();
+            Thread engine = Thread.ofPlatform().name("xdlink-idle-test").start(() -> {
+                try {
+                    RailWaiter.forCurrentThread();
+                    byte[][] got = new byte[1][];
+                    pair.b().poll(f -> got[0] = f.toArray(ValueLayout.JAVA_BYTE), 1); // joins the thread's waiter
+                    polling.countDown();
+                    while (got[0] == null) {
+                        idle.idle(0);
+                        pair.b().poll(f -> got[0] = f.toArray(ValueLayout.JAVA_BYTE), 1);
+                    }
+                    received.complete(got[0]);
+                } catch (RuntimeException e) {
+                    received.completeExceptionally(e);
+                } finally {
+                    TcpIdleStrategy.release();
+                }
+            });
+            assertThat(polling.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(pair.a().offer(MemorySegment.ofArray(new byte[] {4, 2}))).isTrue();
+            pair.a().flush();
+            assertThat(received.get(30, TimeUnit.SECONDS)).containsExactly(4, 2);
+            engine.join();
+        }
+    }
+
+    @Test
+    void badSettingsAreRefused() {
+        assertThatThrownBy(() -> new TcpIdleStrategy(-1, 0, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new TcpIdleStrategy(0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("bad idle strategy: spins 0, yields 0, wait 0 ms");
+    }
+}

@@ -1,0 +1,27 @@
+package io.xdlink.it;
+
+import io.xdlink.rails.RailInfo;
+import io.xdlink.rails.inmemory.FaultPlan;
+import io.xdlink.rails.inmemory.InMemoryRailPair;
+import io.xdlink.xdomain.Generation;
+import io.xdlink.xdomain.LinkState;
+
+/**
+ * The conformance suite over the in-memory transport with seeded loss, reordering, duplication and corruption: it
+ * must report itself lossy, and the full rails stack must still deliver every byte over it.
+ */
+class LossyInMemoryRailTransportConformanceTest extends RailTransportConformance {
+    private int cables;
+
+    @Override
+    protected Ends open() {
+        InMemoryRailPair pair = InMemoryRailPair.create(new RailInfo("lossy" + cables, "cable" + cables++,
+                LinkState.of(Generation.GEN3, 1), true), 256, new FaultPlan(0.01, 0.01, 0.01, 0.01, seed + cables));
+        return new Ends(closeLater(pair.a()), closeLater(pair.b()));
+    }
+
+    @Override
+    protected boolean expectLossy() {
+        return true;
+    }
+}
