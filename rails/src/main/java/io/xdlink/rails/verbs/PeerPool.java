@@ -275,6 +275,11 @@ final class PeerPool {
     }
 
     void disconnect(int dstQpn, int srcQpn) {
+        // What this side completed must reach the peer before the news that the queue pair is gone, or the peer
+        // would flush requests whose bytes had in fact arrived.
+        if (!dirty.isEmpty()) {
+            ackNow = true;
+        }
         outbox.add(new Control(Opcode.DISCONNECT, 0, dstQpn, srcQpn, 0, 0, null, null));
     }
 
@@ -288,15 +293,18 @@ final class PeerPool {
         return null;
     }
 
-    /** Sends queued control frames and, when due, the coalesced ACK. */
+    /** Sends the coalesced ACK when due, then queued control frames (on the same rail, so in that order). */
     int sendControl(FrameOut out, long now) {
-        int work = 0;
+        int work = sendAckIfDue(out, now);
         while (!outbox.isEmpty()) {
             Rail r = controlRail();
             if (r == null) {
                 break;
             }
             Control c = outbox.peek();
+            if (c.op() == Opcode.DISCONNECT && (ackNow || !dirty.isEmpty())) {
+                break; // the ACK goes first, maybe on another rail: the disconnect waits for it to be sent
+            }
             out.begin(c.op(), 0, 0);
             switch (c.op()) {
                 case NAK -> {
@@ -329,7 +337,6 @@ final class PeerPool {
             outbox.poll();
             work++;
         }
-        work += sendAckIfDue(out, now);
         return work;
     }
 
