@@ -9,6 +9,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -21,18 +22,24 @@ public final class Ratios {
     private Ratios() {
     }
 
-    /** One target: {@code candidate} over {@code baseline}, and which way is better. */
-    record Target(String title, String baseline, String candidate, boolean higherIsBetter, double limit) {
+    /**
+     * One target: {@code candidate} over the best of {@code baselines} (a plain program can be written more than
+     * one way; the target holds against the quickest), and which way is better.
+     */
+    record Target(String title, List<String> baselines, String candidate, boolean higherIsBetter, double limit) {
     }
 
+    private static final List<String> PLAIN_BLASTS = List.of("TcpBandwidthBench.plainSocketBlast",
+            "TcpBandwidthBench.plainSocketBlastPolled");
+
     static final Target[] TARGETS = {
-            new Target("xdlink WRITE bandwidth on one TCP rail, 1 MiB, 127.0.0.1", "TcpBandwidthBench.plainSocketBlast",
+            new Target("xdlink WRITE bandwidth on one TCP rail, 1 MiB, 127.0.0.1", PLAIN_BLASTS,
                     "TcpBandwidthBench.xdlinkWrite", true, 0.90),
-            new Target("xdlink 2-byte WRITE round trip, 127.0.0.1", "TcpLatencyBench.plainPingPong",
+            new Target("xdlink 2-byte WRITE round trip, 127.0.0.1", List.of("TcpLatencyBench.plainPingPong"),
                     "TcpLatencyBench.xdlinkWritePingPong", false, 1.5),
-            new Target("bare TCP rail bandwidth (transport alone)", "TcpBandwidthBench.plainSocketBlast",
+            new Target("bare TCP rail bandwidth (transport alone)", PLAIN_BLASTS,
                     "TcpBandwidthBench.tcpRailFrames", true, 0.90),
-            new Target("bare TCP rail 2-byte round trip (transport alone)", "TcpLatencyBench.plainPingPong",
+            new Target("bare TCP rail 2-byte round trip (transport alone)", List.of("TcpLatencyBench.plainPingPong"),
                     "TcpLatencyBench.tcpRailPingPong", false, 1.5),
     };
 
@@ -49,25 +56,40 @@ public final class Ratios {
             byName.put(parts[parts.length - 2] + "." + parts[parts.length - 1], r);
         }
         System.out.println();
+        // Every figure here is wall-clock: on a machine with more runnable threads than cores they say little.
+        System.out.printf(Locale.ROOT, "load average %.2f on %d processors%n",
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                Runtime.getRuntime().availableProcessors());
         for (Target t : TARGETS) {
-            RunResult base = byName.get(t.baseline());
             RunResult cand = byName.get(t.candidate());
-            if (base == null || cand == null) {
-                System.out.println(t.title() + ": not run (" + t.baseline() + ", " + t.candidate() + ")");
+            String best = null;
+            double baseline = 0;
+            for (String b : t.baselines()) {
+                RunResult r = byName.get(b);
+                if (r != null) {
+                    double v = r.getPrimaryResult().getScore();
+                    if (best == null || (t.higherIsBetter() ? v > baseline : v < baseline)) {
+                        best = b;
+                        baseline = v;
+                    }
+                }
+            }
+            if (best == null || cand == null) {
+                System.out.println(t.title() + ": not run (" + t.baselines() + ", " + t.candidate() + ")");
                 continue;
             }
-            System.out.println(describe(t, base.getPrimaryResult().getScore(), cand.getPrimaryResult().getScore(),
-                    base.getPrimaryResult().getScoreUnit()));
+            System.out.println(describe(t, best, baseline, cand.getPrimaryResult().getScore(),
+                    cand.getPrimaryResult().getScoreUnit()));
         }
     }
 
-    static String describe(Target t, double baseline, double candidate, String unit) {
+    static String describe(Target t, String baselineName, double baseline, double candidate, String unit) {
         double ratio = candidate / baseline;
         boolean met = t.higherIsBetter() ? ratio >= t.limit() : ratio <= t.limit();
         String shown = t.higherIsBetter()
                 ? String.format(Locale.ROOT, "%.1f%% (target >= %.0f%%)", ratio * 100, t.limit() * 100)
                 : String.format(Locale.ROOT, "%.2fx (target <= %.2fx)", ratio, t.limit());
-        return String.format(Locale.ROOT, "%s: %s %.3f %s, %s %.3f %s, ratio %s %s", t.title(), t.baseline(), baseline,
+        return String.format(Locale.ROOT, "%s: %s %.3f %s, %s %.3f %s, ratio %s %s", t.title(), baselineName, baseline,
                 unit, t.candidate(), candidate, unit, shown, met ? "MET" : "MISSED");
     }
 }

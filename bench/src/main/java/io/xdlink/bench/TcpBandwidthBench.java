@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Bandwidth over 127.0.0.1, one mebibyte per operation, side by side: a plain socket blasting the bytes with
- * blocking writes, xdlink WRITEs over one TCP rail (the full stack: frames, credits, acknowledgements), and the
+ * blocking writes (and again non-blocking, waiting as xdlink waits), xdlink WRITEs over one TCP rail (the full stack: frames, credits, acknowledgements), and the
  * bare TCP rail carrying 4096-byte frames (what the transport alone costs). ops/s is MiB/s.
  */
 @BenchmarkMode(Mode.Throughput)
@@ -61,6 +61,33 @@ public class TcpBandwidthBench {
             receiver.stop();
             pair.close();
             receiver.close();
+        }
+    }
+
+    /** The same blast with non-blocking sockets that wait as every xdlink side waits. */
+    @State(Scope.Benchmark)
+    public static class PolledBlast {
+        PlainTcpPair pair;
+        Spinner receiver;
+        final ByteBuffer message = ByteBuffer.allocateDirect(MESSAGE);
+        final TcpIdleStrategy idle = new TcpIdleStrategy();
+
+        @Setup(Level.Trial)
+        public void open() throws IOException {
+            pair = PlainTcpPair.open();
+            pair.a().configureBlocking(false);
+            pair.b().configureBlocking(false);
+            ByteBuffer sink = ByteBuffer.allocateDirect(MESSAGE);
+            receiver = new Spinner("xdlink-bench-polled-receiver", () -> TcpIdleStrategy.wakeOn(pair.b()), () -> {
+                sink.clear();
+                return Math.max(0, pair.b().read(sink));
+            });
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws Exception {
+            receiver.close();
+            pair.close();
         }
     }
 
@@ -137,6 +164,19 @@ public class TcpBandwidthBench {
         s.message.clear();
         while (s.message.hasRemaining()) {
             s.pair.a().write(s.message);
+        }
+    }
+
+    @Benchmark
+    public void plainSocketBlastPolled(PolledBlast s) throws IOException {
+        TcpIdleStrategy.wakeOn(s.pair.a(), java.nio.channels.SelectionKey.OP_WRITE);
+        s.message.clear();
+        while (s.message.hasRemaining()) {
+            int n = s.pair.a().write(s.message);
+            if (n == 0) {
+                s.receiver.check();
+            }
+            s.idle.idle(n);
         }
     }
 

@@ -155,7 +155,8 @@ public final class HostFabric implements Fabric {
         return topology.problems();
     }
 
-    /** The host router PCI path of a peer's first link (the plugin's {@code pciPath}). */
+    /** The host router PCI path of a peer's first link (the plugin's {@code pciPath}), as sysfs links it. */
+    @Override
     public Optional<String> hostRouterPciPath(UUID peer) {
         return topology.linksTo(peer).stream().flatMap(l -> l.hostRouterPciPath().stream()).findFirst();
     }

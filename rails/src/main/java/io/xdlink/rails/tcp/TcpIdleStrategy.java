@@ -57,9 +57,17 @@ public final class TcpIdleStrategy implements IdleStrategy {
      * wakes this thread.
      */
     public static void wakeOn(java.nio.channels.SelectableChannel channel) throws java.io.IOException {
+        wakeOn(channel, java.nio.channels.SelectionKey.OP_READ);
+    }
+
+    /** As {@link #wakeOn(java.nio.channels.SelectableChannel)}, for the readiness {@code ops} ask for. */
+    public static void wakeOn(java.nio.channels.SelectableChannel channel, int ops) throws java.io.IOException {
         java.nio.channels.Selector s = RailWaiter.forCurrentThread().selector;
-        if (channel.keyFor(s) == null) {
-            channel.register(s, java.nio.channels.SelectionKey.OP_READ);
+        java.nio.channels.SelectionKey key = channel.keyFor(s);
+        if (key == null) {
+            channel.register(s, ops);
+        } else if (key.interestOps() != ops) {
+            key.interestOps(ops);
         }
     }
 

@@ -119,6 +119,8 @@ class HostFabricTest {
         HostFabric b = open(tree(B, A, "1"), a.sessionAddresses(), Duration.ofSeconds(2));
         assertThat(a.localDomain()).isEqualTo(A);
         assertThat(a.peers()).containsExactly(new PeerInfo(B, "peer-1", List.of(new LinkInfo("0-1", "lo", GEN3_X2))));
+        assertThat(a.hostRouterPciPath(B)).contains("/sys/devices/pci0000:00/0000:00:0d.2");
+        assertThat(a.hostRouterPciPath(UUID.randomUUID())).isEmpty();
 
         RailTransport[] r0 = openBoth(a, b, "0-1", 0);
         RailTransport[] r1 = openBoth(a, b, "0-1", 1);
