@@ -60,13 +60,16 @@ final class DevicePair implements AutoCloseable {
      * Opens both devices over their ends of the rails and connects a queue pair.
      *
      * @param configs the configuration of each device by its id
+     * @param opened  told of both devices as soon as they exist, before anything waits on them (a virtual-clock
+     *                transport steps invoker-mode devices from then on)
      * @param await   waits for a condition, moving the transport (and any virtual clock) on meanwhile
      */
     static DevicePair open(List<RailTransport> atA, List<RailTransport> atB, Function<UUID, DeviceConfig> configs,
-                           BiConsumer<String, BooleanSupplier> await) {
+                           BiConsumer<Device, Device> opened, BiConsumer<String, BooleanSupplier> await) {
         Device a = Device.open(configs.apply(ID_A), atA);
         Device b = Device.open(configs.apply(ID_B), atB);
         try {
+            opened.accept(a, b);
             CompletionQueue cqA = a.createCq(8192);
             CompletionQueue cqB = b.createCq(8192);
             ProtectionDomain pdA = a.allocPd();

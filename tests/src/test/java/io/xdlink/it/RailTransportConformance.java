@@ -76,7 +76,7 @@ public abstract class RailTransportConformance extends ResourceTest {
                 .seed(seed ^ id.getLeastSignificantBits()).build();
     }
 
-    /** Called once the full-stack test's devices are open, before anything waits on them. */
+    /** Called as soon as the full-stack test's devices exist, before anything (connecting included) waits on them. */
     protected void devicesOpened(Device a, Device b) {
     }
 
@@ -400,8 +400,7 @@ public abstract class RailTransportConformance extends ResourceTest {
     void theFullRailsStackRunsOverIt() throws Exception {
         List<Ends> rails = openRails(2);
         DevicePair p = closeLater(DevicePair.open(rails.stream().map(Ends::a).toList(),
-                rails.stream().map(Ends::b).toList(), this::deviceConfig, this::await));
-        devicesOpened(p.a, p.b);
+                rails.stream().map(Ends::b).toList(), this::deviceConfig, this::devicesOpened, this::await));
 
         FullStack.writesLandByteForByte(p, random, seedNote());
         FullStack.sendsFillReceivesAndWriteWithImmRaisesItsImmediate(p, random, seedNote());
@@ -414,8 +413,7 @@ public abstract class RailTransportConformance extends ResourceTest {
         // subject of the rails' own seeded fault tests; here a transport that delivers must deliver the refusal.
         assumeReliable(rails.getFirst().a());
         DevicePair p = closeLater(DevicePair.open(List.of(rails.getFirst().a()), List.of(rails.getFirst().b()),
-                this::deviceConfig, this::await));
-        devicesOpened(p.a, p.b);
+                this::deviceConfig, this::devicesOpened, this::await));
         MemorySegment src = p.allocate(8192);
         MemorySegment dst = p.allocate(8192);
         src.fill((byte) 0x77);

@@ -55,7 +55,7 @@ public final class FrameChannel {
     private final FrameFaults faults;
     private final boolean e2e;
     private final int rxRingFrames;
-    private final long[] leavesAt;
+    private final TxRing txRing;
     private final int capacity;
     private final SlotMemory slots;
     private final int[] slotOf;
@@ -72,8 +72,6 @@ public final class FrameChannel {
     private long reordered;
     private long corrupted;
     private long overflowAtSend;
-    private int txFirst;
-    private int txQueued;
     private long headSeen;
 
     // Receiver's side. `head` is the count of frames consumed (delivered or dropped).
@@ -83,6 +81,9 @@ public final class FrameChannel {
     private long delivered;
     private long overflowAtReceive;
 
+    private volatile Runnable receiverWake;
+    private volatile Runnable senderWake;
+    private volatile boolean senderWaiting;
     private volatile String failure;
     private volatile boolean senderClosed;
     private volatile boolean receiverClosed;
@@ -105,7 +106,7 @@ public final class FrameChannel {
         this.faults = faults;
         this.e2e = e2e;
         this.rxRingFrames = rxRingFrames;
-        this.leavesAt = new long[txRingFrames];
+        this.txRing = new TxRing(txRingFrames);
         // Room for a duplicate and a held frame beyond what the rings hold. Without end-to-end flow control the
         // frames in flight are those in both rings, TX and RX.
         this.capacity = e2e ? rxRingFrames + 2 : rxRingFrames + txRingFrames + 2;
@@ -155,6 +156,7 @@ public final class FrameChannel {
             headSeen = consumed;
         }
         if (e2e && reserved - consumed >= rxRingFrames) {
+            senderWaiting = true;
             return false;
         }
         // Unpaced, a frame has arrived the moment it is sent, and reading the clock (100 ns on a virtual machine)
@@ -164,13 +166,13 @@ public final class FrameChannel {
         if (bucket == null) {
             arrival = Long.MIN_VALUE;
         } else {
-            if (!txRingHasRoom(now)) {
-                waker.wakeAt(leavesAt[txFirst]);
+            if (!txRing.hasRoom(now)) {
+                waker.wakeAt(txRing.nextRoomAt());
+                senderWaiting = true;
                 return false;
             }
             long leaves = bucket.reserve(length, now);
-            leavesAt[(txFirst + txQueued) % leavesAt.length] = leaves;
-            txQueued++;
+            txRing.add(leaves);
             arrival = leaves + wire.latencyNanos();
         }
         sent++;
@@ -207,15 +209,6 @@ public final class FrameChannel {
         }
         waker.wakeAt(arrival);
         return true;
-    }
-
-    /** Forgets frames that have left the wire; true when the TX ring has a free entry. */
-    private boolean txRingHasRoom(long now) {
-        while (txQueued > 0 && leavesAt[txFirst] <= now) {
-            txFirst = txFirst + 1 == leavesAt.length ? 0 : txFirst + 1;
-            txQueued--;
-        }
-        return txQueued < leavesAt.length;
     }
 
     /**
@@ -284,6 +277,10 @@ public final class FrameChannel {
 
     private void publish(long newTail) {
         TAIL.setRelease(this, newTail);
+        Runnable w = receiverWake;
+        if (w != null) {
+            w.run();
+        }
     }
 
     /**
@@ -329,6 +326,13 @@ public final class FrameChannel {
             head = h;
             HEAD.setRelease(this, h);
         }
+        if (senderWaiting && handed > 0) {
+            senderWaiting = false;
+            Runnable w = senderWake;
+            if (w != null) {
+                w.run();
+            }
+        }
         if (handed == 0 && closedBefore && h == available) {
             throw new RailClosedException("the peer closed the rail");
         }
@@ -361,6 +365,19 @@ public final class FrameChannel {
 
     private int index(long position) {
         return (int) (position % capacity);
+    }
+
+    /**
+     * Who to wake when frames are published (the receiving engine, if its thread may park) and when the receiver
+     * frees room after the sender was refused (the sending engine). Either may be null.
+     */
+    void wakes(Runnable whenPublished, Runnable whenRoom) {
+        if (whenPublished != null) {
+            receiverWake = whenPublished;
+        }
+        if (whenRoom != null) {
+            senderWake = whenRoom;
+        }
     }
 
     /** The sender closed its end (sender's thread): a held frame still goes out, then nothing more. */

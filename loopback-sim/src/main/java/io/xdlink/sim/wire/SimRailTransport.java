@@ -76,6 +76,15 @@ public final class SimRailTransport implements RailTransport {
         return out.flush();
     }
 
+    /**
+     * The engine that owns this end asks to be woken: when the peer publishes frames to it, and when the peer frees
+     * room in its receive ring after this end was refused. Called from the peer's thread.
+     */
+    public void onArrival(Runnable wake) {
+        in.wakes(wake, null);
+        out.wakes(null, wake);
+    }
+
     @Override
     public boolean isOpen() {
         return !closed && out.failure() == null && !out.receiverClosed() && !in.senderClosed();

@@ -84,6 +84,27 @@ class SimRailTransportTest {
     }
 
     @Test
+    void theReceivingEngineIsWokenByArrivalsAndTheSendingOneByRoomAfterARefusal() {
+        SimRail r = new SimRail("c/rail0", "c", LinkState.of(Generation.GEN3, 2),
+                new Wire("c:a->b", clock, 40_000, 1_000), new Wire("c:b->a", clock, 40_000, 1_000), FaultPlan.NONE,
+                new SimRail.Rings(2, 2), new SimRail.Rings(2, 2), new Waker(clock), () -> { });
+        AtomicInteger wokeA = new AtomicInteger();
+        AtomicInteger wokeB = new AtomicInteger();
+        r.endA().onArrival(wokeA::incrementAndGet);
+        r.endB().onArrival(wokeB::incrementAndGet);
+        assertThat(r.endA().offer(Frames.frame(1, 64))).isTrue();
+        assertThat(wokeB).as("the receiver hears of the frame").hasValue(1);
+        assertThat(r.endA().offer(Frames.frame(2, 64))).isTrue();
+        assertThat(r.endA().offer(Frames.frame(3, 64))).as("B's two-entry ring is full").isFalse();
+        assertThat(wokeA).hasValue(0);
+        scheduler.advance(1_000_000);
+        assertThat(r.endB().poll(f -> { }, 1)).isEqualTo(1);
+        assertThat(wokeA).as("the refused sender hears of the room").hasValue(1);
+        assertThat(r.endB().poll(f -> { }, 1)).isEqualTo(1);
+        assertThat(wokeA).as("only once per refusal").hasValue(1);
+    }
+
+    @Test
     void afterItsOwnCloseAnEndRefusesEverything() {
         SimRail r = rail();
         r.endA().close();
