@@ -5,13 +5,9 @@ import io.xdlink.params.ParamException;
 import io.xdlink.params.ParamSources;
 import io.xdlink.params.Params;
 import io.xdlink.rails.Fabric;
-import io.xdlink.rails.FabricProvider;
+import io.xdlink.rails.Fabrics;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-import java.util.ServiceLoader;
 
 /**
  * Opens the xdlink network: parameters from {@code XDLINK_PARAMS}, the fabric from whichever
@@ -37,34 +33,25 @@ public final class CclNets {
         return open(params, log);
     }
 
-    /** The network over the first fabric a provider opens for these parameters. */
+    /** The network over the fabric these parameters ask for ({@link Fabrics#open}). */
     public static CclNet open(Params params, CclLog log) throws CclException {
-        List<String> tried = new ArrayList<>();
-        for (FabricProvider provider : ServiceLoader.load(FabricProvider.class, CclNets.class.getClassLoader())) {
-            tried.add(provider.name());
-            Optional<Fabric> fabric;
-            try {
-                fabric = provider.open(params);
-            } catch (IOException | RuntimeException e) {
-                throw CclException.system("fabric " + provider.name() + " failed to open: " + e.getMessage(), e);
-            }
-            if (fabric.isPresent()) {
-                log.info("NET/xdlink : using the " + provider.name() + " fabric");
-                RailsDevices rails;
-                try {
-                    rails = new RailsDevices(fabric.get(), params);
-                } catch (RuntimeException e) {
-                    fabric.get().close();
-                    throw CclException.system("cannot open rails over the " + provider.name() + " fabric: "
-                            + e.getMessage(), e);
-                }
-                return Devices.open(fabric.get(), log, rails);
-            }
+        Fabrics.Opened opened;
+        try {
+            opened = Fabrics.open(params);
+        } catch (IOException e) {
+            throw CclException.system(e.getMessage() + "; set XDLINK_PARAMS, e.g. loopback=1", e);
         }
-        throw new CclException(CclResult.SYSTEM_ERROR, tried.isEmpty()
-                ? "no fabric provider on the class path (io.xdlink.rails.FabricProvider)"
-                : "no fabric answered the parameters; tried " + String.join(", ", tried)
-                        + " (set XDLINK_PARAMS, e.g. loopback=1)");
+        log.info("NET/xdlink : using the " + opened.provider() + " fabric");
+        Fabric fabric = opened.fabric();
+        RailsDevices rails;
+        try {
+            rails = new RailsDevices(fabric, params);
+        } catch (RuntimeException e) {
+            fabric.close();
+            throw CclException.system("cannot open rails over the " + opened.provider() + " fabric: "
+                    + e.getMessage(), e);
+        }
+        return Devices.open(fabric, log, rails);
     }
 
     /** How many sizes {@link CclNet#test} reports for a request xdlink made. */
