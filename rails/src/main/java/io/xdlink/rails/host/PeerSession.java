@@ -99,7 +99,7 @@ final class PeerSession {
         lastLoss = cause;
         up = new CompletableFuture<>();
         closeUser();
-        failRails("peer " + peer + " lost: " + cause.getMessage(), cause);
+        failRails("peer " + peer + " lost: " + cause.getMessage(), cause, true);
     }
 
     /** Adds a rail opened to this peer; fails it at once if the session was lost meanwhile. Any thread. */
@@ -110,13 +110,13 @@ final class PeerSession {
         if (now == null || now.connection() != at.connection()) {
             IOException why = lastLoss;
             rail.fail("peer " + peer + " lost while the rail was being opened"
-                    + (why == null ? "" : ": " + why.getMessage()), why);
+                    + (why == null ? "" : ": " + why.getMessage()), why, true);
         }
     }
 
-    void failRails(String why, Throwable cause) {
+    void failRails(String why, Throwable cause, boolean peerLost) {
         for (TcpRailTransport r : rails) {
-            r.fail(why, cause);
+            r.fail(why, cause, peerLost);
         }
         rails.clear();
     }
@@ -154,6 +154,6 @@ final class PeerSession {
             c.close();
         }
         up.completeExceptionally(new IOException(why));
-        failRails(why, null);
+        failRails(why, null, false);
     }
 }

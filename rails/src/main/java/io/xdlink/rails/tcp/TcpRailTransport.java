@@ -143,7 +143,7 @@ public final class TcpRailTransport implements RailTransport {
     private void checkOpen() {
         RailClosedException f = failure;
         if (f != null) {
-            throw new RailClosedException(f.getMessage(), f.getCause());
+            throw new RailClosedException(f.getMessage(), f.getCause(), f.peerLost());
         }
     }
 
@@ -152,7 +152,15 @@ public final class TcpRailTransport implements RailTransport {
      * on. Safe from any thread; the first reason wins.
      */
     public RailClosedException fail(String reason, Throwable cause) {
-        RailClosedException f = new RailClosedException(reason, cause);
+        return fail(reason, cause, false);
+    }
+
+    /**
+     * As {@link #fail(String, Throwable)}; {@code peerLost} when the whole peer is gone (its session's keepalive
+     * went silent), which {@link RailClosedException#peerLost()} then reports.
+     */
+    public RailClosedException fail(String reason, Throwable cause, boolean peerLost) {
+        RailClosedException f = new RailClosedException(reason, cause, peerLost);
         synchronized (this) {
             if (failure == null) {
                 failure = f;

@@ -171,6 +171,7 @@ class HostFabricTest {
             }
         });
         assertThat(failure[0]).hasMessageContaining("peer " + B + " lost").hasMessageContaining("keepalive timeout 1500 ms");
+        assertThat(failure[0].peerLost()).as("the whole peer is gone, not just the rail").isTrue();
         assertThatThrownBy(() -> rails[0].offer(MemorySegment.ofArray(new byte[1]))).isInstanceOf(RailClosedException.class);
 
         release.countDown();

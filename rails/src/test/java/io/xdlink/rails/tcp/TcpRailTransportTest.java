@@ -158,6 +158,7 @@ class TcpRailTransportTest {
         RailClosedException e = pollUntilClosed(rail, got);
         assertThat(got).containsExactly(new byte[] {7, 8}, new byte[] {9});
         assertThat(e).hasMessage("rail x: the peer closed the rail");
+        assertThat(e.peerLost()).as("one rail closing says nothing about the peer").isFalse();
         assertThatThrownBy(() -> rail.offer(MemorySegment.ofArray(new byte[1]))).isInstanceOf(RailClosedException.class);
     }
 
