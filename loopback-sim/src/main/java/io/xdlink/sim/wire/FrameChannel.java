@@ -82,6 +82,8 @@ public final class FrameChannel {
     private long overflowAtReceive;
 
     private volatile Runnable receiverWake;
+    private long publishWakeCovered = Long.MIN_VALUE;
+    private long pollWakeCovered = Long.MIN_VALUE;
     private volatile Runnable senderWake;
     private volatile boolean senderWaiting;
     private volatile String failure;
@@ -208,6 +210,7 @@ public final class FrameChannel {
             publish(tail + need);
         }
         waker.wakeAt(arrival);
+        publishWakeCovered = waker.wakeLater(arrival, now, publishWakeCovered, receiverWake);
         return true;
     }
 
@@ -309,6 +312,7 @@ public final class FrameChannel {
                 long arrival = arrivalOf[p];
                 if (arrival > now) {
                     waker.wakeAt(arrival);
+                    pollWakeCovered = waker.wakeLater(arrival, now, pollWakeCovered, receiverWake);
                     break;
                 }
                 int length = lengthOf[p];

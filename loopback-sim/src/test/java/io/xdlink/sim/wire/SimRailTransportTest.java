@@ -105,6 +105,27 @@ class SimRailTransportTest {
     }
 
     @Test
+    void inRealTimeAFrameDueLaterWakesItsEngineAgainWhenItIsDue() throws Exception {
+        try (SystemScheduler system = new SystemScheduler("xdlink-sim-test")) {
+            SimClock real = SimClock.real(system);
+            SimRail r = new SimRail("c/rail0", "c", LinkState.of(Generation.GEN3, 2),
+                    new Wire("c:a->b", real, 40_000, 500_000), new Wire("c:b->a", real, 40_000, 500_000),
+                    FaultPlan.NONE, new SimRail.Rings(8, 8), new SimRail.Rings(8, 8), new Waker(real), () -> { });
+            java.util.concurrent.CountDownLatch due = new java.util.concurrent.CountDownLatch(2);
+            r.endB().onArrival(due::countDown);
+            assertThat(r.endA().offer(Frames.frame(1, 64))).isTrue();
+            // Once when the frame is published, once more when its 500 us of latency are over.
+            assertThat(due.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            List<Long> got = new ArrayList<>();
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (got.isEmpty() && System.nanoTime() < deadline) {
+                r.endB().poll(f -> got.add(Frames.seq(f)), 1);
+            }
+            assertThat(got).containsExactly(1L);
+        }
+    }
+
+    @Test
     void afterItsOwnCloseAnEndRefusesEverything() {
         SimRail r = rail();
         r.endA().close();
