@@ -80,6 +80,7 @@ public final class SimRailTransport implements RailTransport {
      * The engine that owns this end asks to be woken: when the peer publishes frames to it, and when the peer frees
      * room in its receive ring after this end was refused. Called from the peer's thread.
      */
+    @Override
     public void onArrival(Runnable wake) {
         in.wakes(wake, null);
         out.wakes(null, wake);
