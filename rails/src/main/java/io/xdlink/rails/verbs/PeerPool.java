@@ -31,6 +31,8 @@ final class PeerPool {
     private int dataSinceAck;
     private long ackDueAt = Long.MAX_VALUE;
     private boolean ackNow;
+    /** The rail the last ACK went on: a DISCONNECT follows it there, so it cannot overtake it. */
+    private Rail ackVia;
 
     /** A control frame waiting for a rail with control credit. */
     private record Control(Opcode op, long connId, int a, int b, int c, int d, NakReason nak, RejectReason reject) {
@@ -297,13 +299,22 @@ final class PeerPool {
     int sendControl(FrameOut out, long now) {
         int work = sendAckIfDue(out, now);
         while (!outbox.isEmpty()) {
-            Rail r = controlRail();
-            if (r == null) {
-                break;
-            }
             Control c = outbox.peek();
-            if (c.op() == Opcode.DISCONNECT && (ackNow || !dirty.isEmpty())) {
-                break; // the ACK goes first, maybe on another rail: the disconnect waits for it to be sent
+            Rail r;
+            if (c.op() == Opcode.DISCONNECT) {
+                if (ackNow || !dirty.isEmpty()) {
+                    break; // the ACK goes first: the disconnect waits for it to be sent
+                }
+                // Behind the last ACK on its rail (frames on one rail arrive in order), unless that rail is gone.
+                r = ackVia != null && ackVia.isUp() && ackVia.pool == this ? ackVia : controlRail();
+                if (r == null || !r.canSendControl()) {
+                    break;
+                }
+            } else {
+                r = controlRail();
+                if (r == null) {
+                    break;
+                }
             }
             out.begin(c.op(), 0, 0);
             switch (c.op()) {
@@ -401,6 +412,7 @@ final class PeerPool {
             dirty.poll().dirty = false;
         }
         engine.ackFramesSent++;
+        ackVia = via;
         dataSinceAck = 0;
         ackNow = !dirty.isEmpty();
         ackDueAt = Long.MAX_VALUE;

@@ -473,7 +473,7 @@ final class Rail {
     private boolean offer(FrameOut out, long now) {
         boolean ok;
         try {
-            if (out.op.isData() && out.payloadLength > 0 && byReference) {
+            if (byReference && out.op.isData() && out.payloadLength > 0 && out.source != null) {
                 out.split = true;
                 ok = transport.offer(out.headLength(), out, out.source, out.sourceOffset, out.payloadLength);
             } else {
