@@ -9,6 +9,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
+import static io.xdlink.rails.RailTransport.MAX_FRAME_BYTES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -126,6 +127,131 @@ class QueuePairTest {
             assertThat(t.qpB.state()).isEqualTo(QpState.ERROR);
             assertThat(t.qpA.postRecv(3, d, 0, 64)).isTrue();
             assertThat(t.next(t.cqA).status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
+        }
+    }
+
+    @Test
+    void aQueuePairClosedRightAfterItsReceiveCompletedLetsThePeerCompleteTheSend() throws Exception {
+        // Acknowledgements are coalesced (one per 32 frames or 100 ms) and B may have only 64 KiB in flight, so what
+        // B sends now never earns an ACK by itself: only one sent because of the close, ahead of the DISCONNECT,
+        // can tell B that its SEND arrived.
+        RailsSettings lazyAcks = RailsSettings.of("ack_every_frames", "32", "ack_delay_us", "100000",
+                "inflight_bytes", "65536");
+        try (TwoDevices t = new TwoDevices(List.of("c"), LinkState.of(Generation.GEN3, 2), false, lazyAcks, 1024, 9)
+                .connect(); Arena arena = Arena.ofShared()) {
+            int frame = t.b.settings().frameBytes();
+            MemorySegment msg = arena.allocate(100);
+            msg.fill((byte) 5);
+            MemorySegment bulk = arena.allocate(200L * frame);
+            MemoryRegion s = t.pdB.register(msg);
+            MemoryRegion w = t.pdB.register(bulk);
+            MemoryRegion d = t.pdA.register(arena.allocate(100), Access.LOCAL_WRITE);
+            MemoryRegion target = t.pdA.register(arena.allocate(bulk.byteSize()), Access.LOCAL_WRITE,
+                    Access.REMOTE_WRITE);
+            t.qpA.postRecv(1, d, 0, 100);
+            t.a.agent().doWork();
+            // The SEND, then a WRITE longer than the budget lets out: no frame B sends now asks for an ACK.
+            long acksBefore = t.a.stats().ackFramesSent();
+            t.qpB.postSend(2, s, 0, 100);
+            t.qpB.postWrite(3, w, 0, bulk.byteSize(), target.address(), target.rkey());
+            t.b.agent().doWork();
+            t.a.agent().doWork();
+            Completion recv = t.cqA.poll();
+            assertThat(recv).isNotNull();
+            assertThat(recv.status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(t.a.stats().ackFramesSent()).as("no ACK before the close").isEqualTo(acksBefore);
+            t.qpA.close();
+            t.a.agent().doWork();
+            assertThat(t.a.stats().ackFramesSent()).isEqualTo(acksBefore + 1);
+            Completion send = t.next(t.cqB);
+            assertThat(send.wrId()).isEqualTo(2);
+            assertThat(send.status()).as("the SEND whose bytes arrived").isEqualTo(CompletionStatus.SUCCESS);
+            Completion write = t.next(t.cqB);
+            assertThat(write.wrId()).isEqualTo(3);
+            assertThat(write.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
+        }
+    }
+
+    /** One end of a rail that loses the first {@code count} NAK frames offered to it, and nothing else. */
+    private static final class NakLosingRail implements io.xdlink.rails.RailTransport {
+        private final io.xdlink.rails.RailTransport inner;
+        private final MemorySegment scratch = Arena.ofAuto().allocate(MAX_FRAME_BYTES);
+        private int toLose;
+        int lost;
+
+        NakLosingRail(io.xdlink.rails.RailTransport inner, int count) {
+            this.inner = inner;
+            this.toLose = count;
+        }
+
+        @Override
+        public io.xdlink.rails.RailInfo info() {
+            return inner.info();
+        }
+
+        @Override
+        public boolean offer(MemorySegment frame) {
+            int op = Byte.toUnsignedInt(frame.get(java.lang.foreign.ValueLayout.JAVA_BYTE,
+                    io.xdlink.rails.frame.FrameLayout.OFF_OPCODE));
+            if (op == io.xdlink.rails.frame.Opcode.NAK.code() && toLose > 0) {
+                toLose--;
+                lost++;
+                return true;
+            }
+            return inner.offer(frame);
+        }
+
+        @Override
+        public boolean offer(int length, FrameWriter writer) {
+            writer.write(scratch, 0);
+            return offer(scratch.asSlice(0, length));
+        }
+
+        @Override
+        public int poll(FrameReceiver receiver, int limit) {
+            return inner.poll(receiver, limit);
+        }
+
+        @Override
+        public int flush() {
+            return inner.flush();
+        }
+
+        @Override
+        public void onArrival(Runnable wake) {
+            inner.onArrival(wake);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return inner.isOpen();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
+    @Test
+    void aLostRefusalIsSentAgainWhenThePeerResendsAndTheWriteFailsWithTheRealReason() throws Exception {
+        io.xdlink.rails.inmemory.InMemoryRailPair pair = io.xdlink.rails.inmemory.InMemoryRailPair.create(
+                new io.xdlink.rails.RailInfo("lossy0", "c", LinkState.of(Generation.GEN3, 2), true), 1024);
+        NakLosingRail aEnd = new NakLosingRail(pair.a(), 2);
+        RailsSettings settings = RailsSettings.defaults();
+        try (TwoDevices t = new TwoDevices(List.of(aEnd), List.of(pair.b()), settings, 21).connect();
+             Arena arena = Arena.ofShared()) {
+            MemoryRegion from = t.pdB.register(arena.allocate(8192));
+            MemorySegment dst = arena.allocate(8192);
+            MemoryRegion to = t.pdA.register(dst, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            long start = t.clock.nanoTime();
+            t.qpB.postWrite(1, from, 0, 8192, to.address(), to.rkey() ^ 0x5A5A);
+            Completion c = t.next(t.cqB);
+            assertThat(c.status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+            assertThat(aEnd.lost).isEqualTo(2);
+            assertThat(t.a.stats().nakFramesSent()).as("the NAK, lost twice, then delivered").isEqualTo(3);
+            assertThat(t.clock.nanoTime() - start).isLessThan(settings.peerTimeoutNanos());
+            assertThat(dst.mismatch(MemorySegment.ofArray(new byte[8192]))).as("target untouched").isEqualTo(-1);
         }
     }
 }
