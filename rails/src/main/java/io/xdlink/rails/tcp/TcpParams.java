@@ -47,7 +47,9 @@ public final class TcpParams implements ParamProvider {
             .build();
 
     public static final ParamSpec<Long> KEEPALIVE_TIMEOUT = ParamSpec.builder("tcp_keepalive_timeout_ms", new ParamType.Int(2, 600_000, true))
-            .defaultValue(200L)
+            // Long enough for a collection pause or a busy host's scheduling delay plus a full shaped queue on the
+            // link, which a 200 ms default mistook for a dead peer in the two-host lab; well under peer_timeout_ms.
+            .defaultValue(3000L)
             .unit("ms")
             .description("a peer heard nothing from for this long is dead: its rails close and its requests fail")
             .build();
