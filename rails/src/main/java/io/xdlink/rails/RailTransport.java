@@ -51,9 +51,44 @@ public interface RailTransport extends AutoCloseable {
             throw new IllegalArgumentException(info().name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not "
                     + length);
         }
-        MemorySegment scratch = OfferScratch.frame();
+        MemorySegment scratch = Scratch.frame();
         writer.write(scratch, 0);
         return offer(scratch.asSlice(0, length));
+    }
+
+    /**
+     * Whether this transport carries a data frame's payload by reference ({@link #offer(int, FrameWriter,
+     * MemorySegment, long, int)}): an in-process transport whose receiving end reads the payload straight from the
+     * sender's registered memory, so moving a frame copies no payload byte until the receiver places it. False by
+     * default.
+     */
+    default boolean carriesPayloadByReference() {
+        return false;
+    }
+
+    /**
+     * Offers a data frame in two parts. The head, {@code headLength} bytes that {@code writer} writes, is the frame's
+     * header followed by its 4-byte trailer; the payload is {@code payloadLength} bytes of {@code payload} from
+     * {@code payloadOffset}. On the wire the frame is header, payload, trailer. A transport that
+     * {@link #carriesPayloadByReference() carries payloads by reference} keeps the head and a reference to the
+     * payload and hands both to the receiver's {@link FrameReceiver#onFrame(MemorySegment, long, int, MemorySegment,
+     * long, int)}; the sender's memory stays untouched until the frame is read, as RDMA requires of a source buffer
+     * until its request completes. The default lays the frame out whole in a per-thread buffer and offers that.
+     *
+     * @return false when the transport cannot take it now; nothing was sent
+     */
+    default boolean offer(int headLength, FrameWriter writer, MemorySegment payload, long payloadOffset,
+                          int payloadLength) {
+        int length = headLength + payloadLength;
+        if (headLength < 5 || payloadLength < 0 || length > MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException(info().name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not "
+                    + length + " (head " + headLength + ")");
+        }
+        MemorySegment head = Scratch.head();
+        writer.write(head, 0);
+        MemorySegment frame = Scratch.frame();
+        Scratch.assemble(head, 0, headLength, payload, payloadOffset, payloadLength, frame);
+        return offer(frame.asSlice(0, length));
     }
 
     /** Pushes out anything buffered; returns a count of work done (0 when idle). Never blocks. */
@@ -95,6 +130,20 @@ public interface RailTransport extends AutoCloseable {
          */
         default void onFrame(MemorySegment buffer, long offset, int length) {
             onFrame(buffer.asSlice(offset, length));
+        }
+
+        /**
+         * A frame in two parts, from a transport that {@link RailTransport#carriesPayloadByReference() carries
+         * payloads by reference}: its head (header, then the 4-byte trailer) and its payload, which may be the
+         * sender's own memory; valid only during the call, and read-only. The default lays the frame out whole and
+         * calls {@link #onFrame(MemorySegment)}.
+         */
+        default void onFrame(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
+                             long payloadOffset, int payloadLength) {
+            MemorySegment whole = Scratch.received();
+            int length = Scratch.assemble(head, headOffset, headLength, payload, payloadOffset, payloadLength,
+                    whole);
+            onFrame(whole.asSlice(0, length));
         }
     }
 }

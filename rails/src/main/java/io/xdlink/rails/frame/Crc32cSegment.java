@@ -12,12 +12,19 @@ final class Crc32cSegment {
 
     private byte[] chunk;
 
-    int compute(MemorySegment segment, long offset, long length) {
+    /** CRC-32C of two ranges, one after the other (a header and a payload that lie apart). */
+    int compute(MemorySegment first, long firstOffset, long firstLength, MemorySegment second, long secondOffset,
+                long secondLength) {
         crc.reset();
+        update(first, firstOffset, firstLength);
+        update(second, secondOffset, secondLength);
+        return (int) crc.getValue();
+    }
+
+    private void update(MemorySegment segment, long offset, long length) {
         try {
             crc.update(segment.asSlice(offset, length).asByteBuffer());
         } catch (UnsupportedOperationException notBytes) {
-            // A heap segment over some other primitive array has no byte-buffer view: go through a byte array.
             if (chunk == null) {
                 chunk = new byte[FrameLayout.MAX_FRAME_BYTES];
             }
@@ -28,6 +35,12 @@ final class Crc32cSegment {
                 done += n;
             }
         }
+    }
+
+    int compute(MemorySegment segment, long offset, long length) {
+        crc.reset();
+        // A heap segment over some other primitive array has no byte-buffer view: update goes through bytes then.
+        update(segment, offset, length);
         return (int) crc.getValue();
     }
 }

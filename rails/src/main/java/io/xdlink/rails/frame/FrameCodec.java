@@ -142,6 +142,6 @@ public final class FrameCodec {
     }
 
     private static byte[] payload(FrameView v) {
-        return v.frame().asSlice(v.payloadOffset(), v.payloadLength()).toArray(ValueLayout.JAVA_BYTE);
+        return v.payloadSegment().asSlice(v.payloadOffset(), v.payloadLength()).toArray(ValueLayout.JAVA_BYTE);
     }
 }

@@ -129,6 +129,21 @@ public final class FrameEncoder {
     }
 
     /**
+     * Writes the trailer of a data frame laid out in two parts ({@link io.xdlink.rails.RailTransport#offer(int,
+     * io.xdlink.rails.RailTransport.FrameWriter, MemorySegment, long, int)}): right after the header at {@code o},
+     * the CRC-32C of the header alone when the flags say {@link FrameFlags#PAYLOAD_UNCHECKED}, else of the header
+     * and then the payload where it lies.
+     */
+    public void sealHead(MemorySegment b, long o, Opcode op, MemorySegment payload, long payloadOffset,
+                         int payloadLength) {
+        int flags = Byte.toUnsignedInt(b.get(ValueLayout.JAVA_BYTE, o + OFF_FLAGS));
+        int value = FrameFlags.has(flags, FrameFlags.PAYLOAD_UNCHECKED) || payloadLength == 0
+                ? crc.compute(b, o, op.headerBytes())
+                : crc.compute(b, o, op.headerBytes(), payload, payloadOffset, payloadLength);
+        b.set(U32, o + op.headerBytes(), value);
+    }
+
+    /**
      * Computes and writes the CRC-32C trailer of the {@code frameBytes}-long frame at {@code o}, over the header only
      * when the frame's flags say {@link FrameFlags#PAYLOAD_UNCHECKED}, else over everything before the trailer.
      */

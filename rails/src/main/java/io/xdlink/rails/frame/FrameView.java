@@ -15,6 +15,8 @@ public final class FrameView {
 
     private MemorySegment frame;
     private long base;
+    private MemorySegment payloadSegment;
+    private long payloadAt;
     private Opcode opcode;
     private int flags;
     private int epoch;
@@ -51,8 +53,6 @@ public final class FrameView {
      */
     public FrameView wrap(MemorySegment buffer, long offset, long size) throws FrameException {
         this.frame = null;
-        MemorySegment frame = buffer;
-        long b = offset;
         if (offset < 0 || size < 0 || offset > buffer.byteSize() - size) {
             throw new FrameException(FrameField.FRAME, size, "does not lie within its " + buffer.byteSize()
                     + "-byte buffer at offset " + offset);
@@ -64,6 +64,56 @@ public final class FrameView {
         if (size > MAX_FRAME_BYTES) {
             throw new FrameException(FrameField.FRAME, size, "longer than " + MAX_FRAME_BYTES + " bytes");
         }
+        Opcode op = header(buffer, offset);
+        if (size < op.headerBytes() + TRAILER_BYTES) {
+            throw new FrameException(FrameField.FRAME, size, "truncated: " + op + " has a " + op.headerBytes()
+                    + "-byte header");
+        }
+        return decode(buffer, offset, op, buffer, offset + op.headerBytes(), size - op.headerBytes()
+                - TRAILER_BYTES, offset + size - TRAILER_BYTES);
+    }
+
+    /**
+     * Checks and decodes a frame in two parts, as a transport that carries payloads by reference delivers it: the
+     * head ({@code headLength} bytes: the header, then the 4-byte trailer) and the payload, read in place.
+     *
+     * @return this view, reading that frame
+     * @throws FrameException naming the first field found wrong
+     */
+    public FrameView wrap(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
+                          long payloadOffset, int payloadLength) throws FrameException {
+        this.frame = null;
+        if (headOffset < 0 || headLength < 0 || headOffset > head.byteSize() - headLength) {
+            throw new FrameException(FrameField.FRAME, headLength, "head does not lie within its "
+                    + head.byteSize() + "-byte buffer at offset " + headOffset);
+        }
+        if (payloadOffset < 0 || payloadLength < 0 || payloadOffset > payload.byteSize() - payloadLength) {
+            throw new FrameException(FrameField.LENGTH, payloadLength, "payload does not lie within its "
+                    + payload.byteSize() + "-byte buffer at offset " + payloadOffset);
+        }
+        if (headLength < COMMON_HEADER + TRAILER_BYTES) {
+            throw new FrameException(FrameField.FRAME, headLength, "truncated: a frame has at least "
+                    + (COMMON_HEADER + TRAILER_BYTES) + " bytes");
+        }
+        if ((long) headLength + payloadLength > MAX_FRAME_BYTES) {
+            throw new FrameException(FrameField.FRAME, (long) headLength + payloadLength, "longer than "
+                    + MAX_FRAME_BYTES + " bytes");
+        }
+        Opcode op = header(head, headOffset);
+        if (op.headerBytes() + TRAILER_BYTES != headLength) {
+            throw new FrameException(FrameField.FRAME, headLength, "a head is the " + op.headerBytes()
+                    + "-byte header of " + op + " and the trailer");
+        }
+        if (!op.isData() && payloadLength > 0) {
+            throw new FrameException(FrameField.OPCODE, op.code(), op + " does not come in two parts: only data "
+                    + "frames do");
+        }
+        return decode(head, headOffset, op, payload, payloadOffset, payloadLength,
+                headOffset + op.headerBytes());
+    }
+
+    /** Version, opcode and flags: enough to know the header's size. */
+    private static Opcode header(MemorySegment frame, long b) throws FrameException {
         int version = u8(frame, b + OFF_VERSION);
         if (version != VERSION) {
             throw new FrameException(FrameField.VERSION, version, "this end speaks version " + VERSION);
@@ -77,18 +127,27 @@ public final class FrameView {
         if ((f & ~op.allowedFlags()) != 0) {
             throw new FrameException(FrameField.FLAGS, f, "bits not allowed on " + op);
         }
+        return op;
+    }
+
+    private FrameView decode(MemorySegment frame, long b, Opcode op, MemorySegment payload, long payloadAt,
+                             long payloadBytes, long trailerAt) throws FrameException {
+        int f = u8(frame, b + OFF_FLAGS);
         int length = u16(frame, b + OFF_LENGTH);
-        if (size < op.headerBytes() + TRAILER_BYTES) {
-            throw new FrameException(FrameField.FRAME, size, "truncated: " + op + " has a " + op.headerBytes()
-                    + "-byte header");
-        }
-        if (op.headerBytes() + (long) length + TRAILER_BYTES != size) {
+        if (length != payloadBytes) {
             throw new FrameException(FrameField.LENGTH, length, "payload length does not match the frame's "
-                    + size + " bytes");
+                    + (op.headerBytes() + payloadBytes + TRAILER_BYTES) + " bytes");
         }
-        long covered = FrameFlags.has(f, FrameFlags.PAYLOAD_UNCHECKED) ? op.headerBytes() : size - TRAILER_BYTES;
-        int expected = crc.compute(frame, b, covered);
-        int actual = frame.get(U32, b + size - TRAILER_BYTES);
+        int expected;
+        try {
+            expected = FrameFlags.has(f, FrameFlags.PAYLOAD_UNCHECKED) || payloadBytes == 0
+                    ? crc.compute(frame, b, op.headerBytes())
+                    : crc.compute(frame, b, op.headerBytes(), payload, payloadAt, payloadBytes);
+        } catch (RuntimeException gone) {
+            // A payload carried by reference whose memory its owner closed, or another thread owns.
+            throw new FrameException(FrameField.CRC, 0, "payload unreadable: " + gone.getMessage());
+        }
+        int actual = frame.get(U32, trailerAt);
         if (expected != actual) {
             throw new FrameException(FrameField.CRC, Integer.toUnsignedLong(actual), "CRC-32C mismatch, computed "
                     + Integer.toUnsignedString(expected));
@@ -108,6 +167,8 @@ public final class FrameView {
         }
         this.frame = frame;
         this.base = b;
+        this.payloadSegment = payload;
+        this.payloadAt = payloadAt;
         return this;
     }
 
@@ -307,9 +368,14 @@ public final class FrameView {
         return payloadLength;
     }
 
-    /** Where the payload starts in {@link #frame()}. */
+    /** The memory holding the payload: {@link #frame()}, or the sender's own for a frame carried by reference. */
+    public MemorySegment payloadSegment() {
+        return payloadSegment;
+    }
+
+    /** Where the payload starts in {@link #payloadSegment()}. */
     public long payloadOffset() {
-        return base + opcode.headerBytes();
+        return payloadAt;
     }
 
     // Data frames

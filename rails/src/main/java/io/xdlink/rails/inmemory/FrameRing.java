@@ -14,6 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 final class FrameRing {
     private final MemorySegment[] slots;
     private final int[] lengths;
+    private final MemorySegment[] payload;
+    private final long[] payloadOffset;
+    private final int[] payloadLength;
     private final AtomicLong head = new AtomicLong();
     private final AtomicLong tail = new AtomicLong();
     private volatile boolean producerClosed;
@@ -29,6 +32,9 @@ final class FrameRing {
             slots[i] = memory.asSlice((long) i * RailTransport.MAX_FRAME_BYTES, RailTransport.MAX_FRAME_BYTES);
         }
         lengths = new int[capacity];
+        payload = new MemorySegment[capacity];
+        payloadOffset = new long[capacity];
+        payloadLength = new int[capacity];
     }
 
     int capacity() {
@@ -52,6 +58,20 @@ final class FrameRing {
         tail.set(t + 1);
     }
 
+    /**
+     * Makes a frame in two parts visible: its head ({@code headLength} bytes in the next slot) and its payload,
+     * which stays where the sender keeps it.
+     */
+    void publish(int headLength, MemorySegment payloadSegment, long offset, int length) {
+        long t = tail.get();
+        int i = (int) (t % slots.length);
+        lengths[i] = headLength;
+        payload[i] = payloadSegment;
+        payloadOffset[i] = offset;
+        payloadLength[i] = length;
+        tail.set(t + 1);
+    }
+
     /** Hands up to {@code limit} frames to {@code receiver}; returns how many. */
     int drain(RailTransport.FrameReceiver receiver, int limit) {
         long h = head.get();
@@ -59,7 +79,13 @@ final class FrameRing {
         int n = 0;
         while (h < t && n < limit) {
             int i = (int) (h % slots.length);
-            receiver.onFrame(slots[i], 0, lengths[i]);
+            MemorySegment p = payload[i];
+            if (p == null) {
+                receiver.onFrame(slots[i], 0, lengths[i]);
+            } else {
+                payload[i] = null; // the ring keeps no hold on the sender's memory once the frame is read
+                receiver.onFrame(slots[i], 0, lengths[i], p, payloadOffset[i], payloadLength[i]);
+            }
             h++;
             head.set(h);
             n++;

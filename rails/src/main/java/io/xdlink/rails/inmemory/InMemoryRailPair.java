@@ -14,21 +14,32 @@ public final class InMemoryRailPair {
     private volatile boolean blackholed;
     private volatile boolean cut;
 
-    private InMemoryRailPair(RailInfo infoA, RailInfo infoB, int ringFrames) {
+    private InMemoryRailPair(RailInfo infoA, RailInfo infoB, int ringFrames, boolean byReference) {
         FrameRing aToB = new FrameRing(ringFrames);
         FrameRing bToA = new FrameRing(ringFrames);
-        this.a = new InMemoryRailTransport(this, infoA, aToB, bToA);
-        this.b = new InMemoryRailTransport(this, infoB, bToA, aToB);
+        this.a = new InMemoryRailTransport(this, infoA, aToB, bToA, byReference);
+        this.b = new InMemoryRailTransport(this, infoB, bToA, aToB, byReference);
     }
 
-    /** A perfect rail whose both ends report {@code info}. */
+    /** A perfect rail whose both ends report {@code info}; frames are copied whole into the receive ring. */
     public static InMemoryRailPair create(RailInfo info, int ringFrames) {
-        return new InMemoryRailPair(info, info, ringFrames);
+        return new InMemoryRailPair(info, info, ringFrames, false);
     }
 
     /** A rail with faults; {@code info} must say it is lossy when the plan has any. */
     public static InMemoryRailPair create(RailInfo info, int ringFrames, FaultPlan faults) {
-        InMemoryRailPair p = new InMemoryRailPair(info, info, ringFrames);
+        InMemoryRailPair p = new InMemoryRailPair(info, info, ringFrames, false);
+        p.faults(faults);
+        return p;
+    }
+
+    /**
+     * A rail that carries data payloads by reference ({@link io.xdlink.rails.RailTransport#carriesPayloadByReference()}):
+     * the receiver reads them straight from the sender's registered memory, as a shared-memory or DMA path
+     * would, so a frame's payload is copied once, into its target.
+     */
+    public static InMemoryRailPair createByReference(RailInfo info, int ringFrames, FaultPlan faults) {
+        InMemoryRailPair p = new InMemoryRailPair(info, info, ringFrames, true);
         p.faults(faults);
         return p;
     }

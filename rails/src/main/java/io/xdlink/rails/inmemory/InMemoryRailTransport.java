@@ -11,21 +11,28 @@ import java.util.SplittableRandom;
 /**
  * One end of an in-memory rail ({@link InMemoryRailPair} makes both). Frames are written in place into the peer's
  * receive ring, whose size stands in for a USB4 receive ring: an offer into a full ring is refused and counted.
- * Faults are drawn at the sending end from the pair's {@link FaultPlan}. Each end belongs to one thread at a time,
- * the two ends to any two threads.
+ * A pair made to carry payloads by reference keeps a data frame's payload where the sender has it and hands the
+ * receiver the head and that payload, so no payload byte is copied until the receiver places it. Faults are drawn
+ * at the sending end from the pair's {@link FaultPlan}. Each end belongs to one thread at a time, the two ends to
+ * any two threads.
  */
 public final class InMemoryRailTransport implements RailTransport {
     private final InMemoryRailPair pair;
     private final RailInfo info;
     private final FrameRing out;
     private final FrameRing in;
+    private final boolean byReference;
     private final MemorySegment held = java.lang.foreign.Arena.ofAuto().allocate(MAX_FRAME_BYTES, 8);
+    private final MemorySegment head = java.lang.foreign.Arena.ofAuto().allocate(MAX_FRAME_BYTES, 8);
     private int heldLength;
+    private MemorySegment heldPayload;
+    private long heldPayloadOffset;
+    private int heldPayloadLength;
     private int heldCountdown;
     private volatile Faults faults;
     private volatile Runnable wake = () -> { };
-    private boolean published;
     private volatile boolean closed;
+    private boolean published;
 
     private long offered;
     private long delivered;
@@ -40,22 +47,13 @@ public final class InMemoryRailTransport implements RailTransport {
     private record Faults(FaultPlan plan, SplittableRandom random) {
     }
 
-    InMemoryRailTransport(InMemoryRailPair pair, RailInfo info, FrameRing out, FrameRing in) {
+    InMemoryRailTransport(InMemoryRailPair pair, RailInfo info, FrameRing out, FrameRing in, boolean byReference) {
         this.pair = pair;
         this.info = info;
         this.out = out;
         this.in = in;
+        this.byReference = byReference;
         this.faults = new Faults(FaultPlan.NONE, new SplittableRandom(0));
-    }
-
-    @Override
-    public void onArrival(Runnable wake) {
-        this.wake = wake;
-    }
-
-    /** Wakes whoever polls the other end (they have new frames). */
-    private void wakePeer() {
-        pair.other(this).wake.run();
     }
 
     void faults(FaultPlan plan, long stream) {
@@ -63,8 +61,18 @@ public final class InMemoryRailTransport implements RailTransport {
     }
 
     @Override
+    public void onArrival(Runnable wake) {
+        this.wake = wake;
+    }
+
+    @Override
     public RailInfo info() {
         return info;
+    }
+
+    @Override
+    public boolean carriesPayloadByReference() {
+        return byReference;
     }
 
     @Override
@@ -79,7 +87,17 @@ public final class InMemoryRailTransport implements RailTransport {
 
     @Override
     public boolean offer(int length, FrameWriter writer) {
-        if (length < 1 || length > MAX_FRAME_BYTES) {
+        return offer(length, writer, null, 0, 0);
+    }
+
+    @Override
+    public boolean offer(int headLength, FrameWriter writer, MemorySegment payload, long payloadOffset,
+                         int payloadLength) {
+        if (payload != null && !byReference) {
+            return RailTransport.super.offer(headLength, writer, payload, payloadOffset, payloadLength);
+        }
+        int length = headLength + payloadLength;
+        if (headLength < 1 || payloadLength < 0 || length > MAX_FRAME_BYTES) {
             throw new IllegalArgumentException(info.name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not "
                     + length);
         }
@@ -97,9 +115,7 @@ public final class InMemoryRailTransport implements RailTransport {
         FaultPlan plan = f.plan();
         if (!plan.any()) {
             writer.write(out.nextSlot(0), 0);
-            out.publish(length);
-            delivered++;
-            published = true;
+            publish(headLength, payload, payloadOffset, payloadLength);
             return true;
         }
         SplittableRandom r = f.random();
@@ -108,28 +124,39 @@ public final class InMemoryRailTransport implements RailTransport {
             return true;
         }
         MemorySegment slot = out.nextSlot(0);
-        writer.write(slot, 0);
+        int slotLength = headLength;
+        MemorySegment keep = payload;
         if (r.nextDouble() < plan.corrupt()) {
-            int bit = r.nextInt(length * 8);
+            // Damage belongs to the frame, never to the sender's memory: lay the frame out whole, then flip a bit.
+            if (payload != null) {
+                writer.write(head, 0);
+                slotLength = assemble(head, headLength, payload, payloadOffset, payloadLength, slot);
+                keep = null;
+            } else {
+                writer.write(slot, 0);
+            }
+            int bit = r.nextInt(slotLength * 8);
             byte b = slot.get(ValueLayout.JAVA_BYTE, bit / 8);
             slot.set(ValueLayout.JAVA_BYTE, bit / 8, (byte) (b ^ (1 << (bit % 8))));
             corrupted++;
+        } else {
+            writer.write(slot, 0);
         }
         if (heldLength == 0 && r.nextDouble() < plan.reorder()) {
-            MemorySegment.copy(slot, 0, held, 0, length);
-            heldLength = length;
+            MemorySegment.copy(slot, 0, held, 0, slotLength);
+            heldLength = slotLength;
+            heldPayload = keep;
+            heldPayloadOffset = payloadOffset;
+            heldPayloadLength = keep == null ? 0 : payloadLength;
             heldCountdown = 1 + r.nextInt(3);
             reordered++;
             return true;
         }
-        out.publish(length);
-        delivered++;
-        published = true;
+        publish(slotLength, keep, payloadOffset, keep == null ? 0 : payloadLength);
         if (r.nextDouble() < plan.duplicate() && out.free() > 0) {
-            MemorySegment.copy(slot, 0, out.nextSlot(0), 0, length);
-            out.publish(length);
+            MemorySegment.copy(slot, 0, out.nextSlot(0), 0, slotLength);
+            publish(slotLength, keep, payloadOffset, keep == null ? 0 : payloadLength);
             duplicated++;
-            delivered++;
         }
         if (heldLength > 0 && --heldCountdown <= 0) {
             releaseHeld();
@@ -137,12 +164,32 @@ public final class InMemoryRailTransport implements RailTransport {
         return true;
     }
 
+    private void publish(int length, MemorySegment payload, long payloadOffset, int payloadLength) {
+        if (payload == null) {
+            out.publish(length);
+        } else {
+            out.publish(length, payload, payloadOffset, payloadLength);
+        }
+        delivered++;
+        published = true;
+    }
+
+    /** Lays a two-part frame out whole: the head's header, the payload, the head's trailer. */
+    private static int assemble(MemorySegment head, int headLength, MemorySegment payload, long payloadOffset,
+                                int payloadLength, MemorySegment into) {
+        int header = headLength - 4;
+        MemorySegment.copy(head, 0, into, 0, header);
+        MemorySegment.copy(payload, payloadOffset, into, header, payloadLength);
+        MemorySegment.copy(head, header, into, header + payloadLength, 4);
+        return headLength + payloadLength;
+    }
+
     private void releaseHeld() {
         if (out.free() > 0) {
             MemorySegment.copy(held, 0, out.nextSlot(0), 0, heldLength);
-            out.publish(heldLength);
-            delivered++;
+            publish(heldLength, heldPayload, heldPayloadOffset, heldPayloadLength);
             heldLength = 0;
+            heldPayload = null;
         }
     }
 
@@ -153,12 +200,11 @@ public final class InMemoryRailTransport implements RailTransport {
         int work = 0;
         if (heldLength > 0 && --heldCountdown < -1) {
             releaseHeld();
-            published = true;
             work = 1;
         }
         if (published) {
             published = false;
-            wakePeer();
+            pair.other(this).wake.run();
         }
         return work;
     }

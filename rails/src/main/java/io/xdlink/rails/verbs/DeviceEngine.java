@@ -264,18 +264,39 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         onFrame(buffer, offset, (long) length);
     }
 
+    @Override
+    public void onFrame(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
+                        long payloadOffset, int payloadLength) {
+        Rail rail = current;
+        try {
+            view.wrap(head, headOffset, headLength, payload, payloadOffset, payloadLength);
+        } catch (FrameException e) {
+            countBad(e);
+            return;
+        }
+        deliver(rail);
+    }
+
+    private void countBad(FrameException e) {
+        if (e.field() == FrameField.CRC) {
+            corruptFrames++;
+        } else {
+            malformedFrames++;
+        }
+    }
+
     private void onFrame(MemorySegment buffer, long offset, long length) {
         Rail rail = current;
         try {
             view.wrap(buffer, offset, length);
         } catch (FrameException e) {
-            if (e.field() == FrameField.CRC) {
-                corruptFrames++;
-            } else {
-                malformedFrames++;
-            }
+            countBad(e);
             return;
         }
+        deliver(rail);
+    }
+
+    private void deliver(Rail rail) {
         try {
             dispatch(rail, view);
         } catch (RuntimeException e) {

@@ -43,6 +43,8 @@ final class FrameOut implements RailTransport.FrameWriter {
     MemorySegment source;
     long sourceOffset;
     boolean sourceFailed;
+    /** Write only the head (header and trailer): the payload travels by reference. */
+    boolean split;
 
     int nextSeq;
     int nakQpn;
@@ -79,7 +81,13 @@ final class FrameOut implements RailTransport.FrameWriter {
         this.payloadLength = payloadLength;
         this.sourceFailed = false;
         this.source = null;
+        this.split = false;
         return this;
+    }
+
+    /** Bytes of the head of a frame sent in two parts: its header and its trailer. */
+    int headLength() {
+        return op.headerBytes() + io.xdlink.rails.frame.FrameLayout.TRAILER_BYTES;
     }
 
     /** Bytes of the frame being built. */
@@ -124,15 +132,22 @@ final class FrameOut implements RailTransport.FrameWriter {
             case CONNECT_REJECT -> FrameEncoder.reject(b, o, connId, rejectReason);
             case DISCONNECT -> FrameEncoder.disconnect(b, o, discDst, discSrc);
         }
-        int length = length();
-        encoder.seal(b, o, length);
+        if (split) {
+            try {
+                encoder.sealHead(b, o, op, source, sourceOffset, payloadLength);
+            } catch (RuntimeException closedOrForeign) {
+                sourceFailed = true;
+            }
+        } else {
+            encoder.seal(b, o, length());
+        }
         if (sourceFailed) {
             b.set(ValueLayout.JAVA_BYTE, o + FrameLayout.OFF_VERSION, (byte) 0);
         }
     }
 
     private void payload(MemorySegment b, long o) {
-        if (payloadLength == 0) {
+        if (payloadLength == 0 || split) {
             return;
         }
         try {

@@ -31,6 +31,8 @@ final class PeerPool {
     private int dataSinceAck;
     private long ackDueAt = Long.MAX_VALUE;
     private boolean ackNow;
+    /** The rail the last ACK went on: a DISCONNECT follows it there, so it cannot overtake it. */
+    private Rail ackVia;
 
     /** A control frame waiting for a rail with control credit. */
     private record Control(Opcode op, long connId, int a, int b, int c, int d, NakReason nak, RejectReason reject) {
@@ -275,6 +277,11 @@ final class PeerPool {
     }
 
     void disconnect(int dstQpn, int srcQpn) {
+        // What this side completed must reach the peer before the news that the queue pair is gone, or the peer
+        // would flush requests whose bytes had in fact arrived.
+        if (!dirty.isEmpty()) {
+            ackNow = true;
+        }
         outbox.add(new Control(Opcode.DISCONNECT, 0, dstQpn, srcQpn, 0, 0, null, null));
     }
 
@@ -288,15 +295,27 @@ final class PeerPool {
         return null;
     }
 
-    /** Sends queued control frames and, when due, the coalesced ACK. */
+    /** Sends the coalesced ACK when due, then queued control frames (on the same rail, so in that order). */
     int sendControl(FrameOut out, long now) {
-        int work = 0;
+        int work = sendAckIfDue(out, now);
         while (!outbox.isEmpty()) {
-            Rail r = controlRail();
-            if (r == null) {
-                break;
-            }
             Control c = outbox.peek();
+            Rail r;
+            if (c.op() == Opcode.DISCONNECT) {
+                if (ackNow || !dirty.isEmpty()) {
+                    break; // the ACK goes first: the disconnect waits for it to be sent
+                }
+                // Behind the last ACK on its rail (frames on one rail arrive in order), unless that rail is gone.
+                r = ackVia != null && ackVia.isUp() && ackVia.pool == this ? ackVia : controlRail();
+                if (r == null || !r.canSendControl()) {
+                    break;
+                }
+            } else {
+                r = controlRail();
+                if (r == null) {
+                    break;
+                }
+            }
             out.begin(c.op(), 0, 0);
             switch (c.op()) {
                 case NAK -> {
@@ -329,7 +348,6 @@ final class PeerPool {
             outbox.poll();
             work++;
         }
-        work += sendAckIfDue(out, now);
         return work;
     }
 
@@ -394,6 +412,7 @@ final class PeerPool {
             dirty.poll().dirty = false;
         }
         engine.ackFramesSent++;
+        ackVia = via;
         dataSinceAck = 0;
         ackNow = !dirty.isEmpty();
         ackDueAt = Long.MAX_VALUE;

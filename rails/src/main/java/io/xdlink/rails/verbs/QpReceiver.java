@@ -178,7 +178,7 @@ final class QpReceiver {
         }
         if (len > 0) {
             try {
-                MemorySegment.copy(v.frame(), v.payloadOffset(), target, at, len);
+                MemorySegment.copy(v.payloadSegment(), v.payloadOffset(), target, at, len);
             } catch (RuntimeException closed) {
                 // The target memory was closed under a registered region: the bytes cannot be placed.
                 refuse(pool, op, msn, NakReason.REMOTE_OPERATION, CompletionStatus.LOCAL_PROTECTION_ERROR);

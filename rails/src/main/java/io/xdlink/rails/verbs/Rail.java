@@ -45,6 +45,8 @@ final class Rail {
     final boolean payloadChecked;
     /** Frames can be lost (the transport says so): only then do timeouts and gaps declare frames lost. */
     final boolean lossy;
+    /** The transport carries payloads by reference: data frames are offered in two parts, payload uncopied. */
+    final boolean byReference;
     final RailSendLog log = new RailSendLog();
     final ArrayDeque<Block> blocks = new ArrayDeque<>();
     long queuedBytes;
@@ -105,6 +107,7 @@ final class Rail {
             default -> info.lossy();
         };
         this.lossy = info.lossy();
+        this.byReference = transport.carriesPayloadByReference();
         this.epoch = initialEpoch & 0xFF;
         this.proposed = this.epoch;
     }
@@ -470,7 +473,12 @@ final class Rail {
     private boolean offer(FrameOut out, long now) {
         boolean ok;
         try {
-            ok = transport.offer(out.length(), out);
+            if (byReference && out.op.isData() && out.payloadLength > 0 && out.source != null) {
+                out.split = true;
+                ok = transport.offer(out.headLength(), out, out.source, out.sourceOffset, out.payloadLength);
+            } else {
+                ok = transport.offer(out.length(), out);
+            }
         } catch (RailClosedException e) {
             engine.railClosed(this, e);
             return false;

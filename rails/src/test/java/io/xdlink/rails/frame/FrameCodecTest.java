@@ -361,6 +361,66 @@ class FrameCodecTest {
         assertThat(e.field()).isEqualTo(FrameField.FRAME);
     }
 
+    /** A contiguous frame cut into the two parts a by-reference transport delivers: header+trailer, payload. */
+    private static Frame decodeSplit(byte[] wire, Opcode op) throws FrameException {
+        int h = op.headerBytes();
+        byte[] head = new byte[h + 4];
+        System.arraycopy(wire, 0, head, 0, h);
+        System.arraycopy(wire, wire.length - 4, head, h, 4);
+        MemorySegment payload = MemorySegment.ofArray(java.util.Arrays.copyOfRange(wire, h, wire.length - 4));
+        return FrameCodec.toFrame(new FrameView().wrap(MemorySegment.ofArray(head), 0, head.length, payload, 0,
+                (int) payload.byteSize()));
+    }
+
+    @Test
+    void aDataFrameInTwoPartsDecodesLikeTheWholeFrame() throws FrameException {
+        long seed = Seeds.seed("FrameCodecTest.split");
+        SplittableRandom r = new SplittableRandom(seed);
+        int checked = 0;
+        while (checked < 2_000) {
+            Frame f = randomFrame(r);
+            if (!f.opcode().isData()) {
+                continue;
+            }
+            byte[] wire = FrameCodec.encode(f);
+            assertThat(decodeSplit(wire, f.opcode())).as("seed %d", seed).isEqualTo(f);
+            // A payload bit flipped in the sender's memory is caught unless the frame says its payload is unchecked.
+            if (wire.length > f.opcode().headerBytes() + 4) {
+                wire[f.opcode().headerBytes()] ^= 1;
+                if (FrameFlags.has(f.header().flags(), FrameFlags.PAYLOAD_UNCHECKED)) {
+                    assertThat(decodeSplit(wire, f.opcode())).isNotEqualTo(f);
+                } else {
+                    try {
+                        decodeSplit(wire, f.opcode());
+                        fail("seed " + seed + ": a damaged payload passed its CRC");
+                    } catch (FrameException e) {
+                        assertThat(e.field()).isEqualTo(FrameField.CRC);
+                    }
+                }
+            }
+            checked++;
+        }
+    }
+
+    @Test
+    void onlyDataFramesComeInTwoPartsAndTheHeadMustBeExactlyHeaderAndTrailer() {
+        byte[] credit = valid(new Frame.Credit(H, 5));
+        byte[] head = java.util.Arrays.copyOf(credit, credit.length);
+        FrameException e = org.junit.jupiter.api.Assertions.assertThrows(FrameException.class,
+                () -> new FrameView().wrap(MemorySegment.ofArray(head), 0, head.length,
+                        MemorySegment.ofArray(new byte[3]), 0, 3));
+        assertThat(e.field()).isEqualTo(FrameField.OPCODE);
+        byte[] write = valid(new Frame.Write(H, 1, 1, 1, 0, 4, 1, 1, new byte[4]));
+        e = org.junit.jupiter.api.Assertions.assertThrows(FrameException.class,
+                () -> new FrameView().wrap(MemorySegment.ofArray(write), 0, write.length,
+                        MemorySegment.ofArray(new byte[4]), 0, 4));
+        assertThat(e.field()).isEqualTo(FrameField.FRAME);
+        e = org.junit.jupiter.api.Assertions.assertThrows(FrameException.class,
+                () -> new FrameView().wrap(MemorySegment.ofArray(write), 0, 52,
+                        MemorySegment.ofArray(new byte[4]), 2, 4));
+        assertThat(e.field()).isEqualTo(FrameField.LENGTH);
+    }
+
     @Test
     void aFrameInNativeMemoryDecodesLikeOneOnTheHeap() throws FrameException {
         Frame f = new Frame.Send(new Frame.Header(FrameFlags.IMMEDIATE, 3, 4, 5, 6), 9, 8, 7, 0, 3, 2, 1,

@@ -120,6 +120,58 @@ class InMemoryRailTransportTest {
     }
 
     @Test
+    void aRailThatCarriesPayloadsByReferenceDeliversTheSendersOwnMemory() {
+        InMemoryRailPair p = InMemoryRailPair.createByReference(LOSSLESS, 4, FaultPlan.NONE);
+        assertThat(p.a().carriesPayloadByReference()).isTrue();
+        MemorySegment source = MemorySegment.ofArray(new byte[] {1, 2, 3, 4});
+        assertThat(p.a().offer(6, (b, o) -> b.asSlice(o, 6).fill((byte) 9), source, 1, 2)).isTrue();
+        source.set(ValueLayout.JAVA_BYTE, 1, (byte) 7); // the sender's memory, read when the receiver reads it
+        int[] got = new int[4];
+        p.b().poll(new io.xdlink.rails.RailTransport.FrameReceiver() {
+            @Override
+            public void onFrame(MemorySegment frame) {
+                throw new AssertionError("expected two parts");
+            }
+
+            @Override
+            public void onFrame(MemorySegment head, long ho, int hl, MemorySegment payload, long po, int pl) {
+                got[0] = hl;
+                got[1] = pl;
+                got[2] = payload.get(ValueLayout.JAVA_BYTE, po);
+                got[3] = head.get(ValueLayout.JAVA_BYTE, ho);
+            }
+        }, 1);
+        assertThat(got).containsExactly(6, 2, 7, 9);
+        // A receiver that wants frames whole gets them laid out: header, payload, trailer.
+        p.a().offer(6, (b, o) -> b.asSlice(o, 6).fill((byte) 9), source, 1, 2);
+        byte[][] whole = new byte[1][];
+        p.b().poll(f -> whole[0] = f.toArray(ValueLayout.JAVA_BYTE), 1);
+        assertThat(whole[0]).containsExactly(9, 9, 7, 3, 9, 9, 9, 9);
+        // Without by-reference, a two-part offer is laid out whole by the sender.
+        InMemoryRailPair copying = InMemoryRailPair.create(LOSSLESS, 4);
+        copying.a().offer(6, (b, o) -> b.asSlice(o, 6).fill((byte) 5), source, 0, 1);
+        source.set(ValueLayout.JAVA_BYTE, 0, (byte) 0);
+        copying.b().poll(f -> whole[0] = f.toArray(ValueLayout.JAVA_BYTE), 1);
+        assertThat(whole[0]).containsExactly(5, 5, 1, 5, 5, 5, 5);
+    }
+
+    @Test
+    void corruptingAFrameCarriedByReferenceNeverTouchesTheSendersMemory() {
+        InMemoryRailPair p = InMemoryRailPair.createByReference(LOSSY, 4, new FaultPlan(0, 0, 0, 1.0, 3));
+        byte[] src = new byte[64];
+        MemorySegment source = MemorySegment.ofArray(src);
+        p.a().offer(8, (b, o) -> b.asSlice(o, 8).fill((byte) 0), source, 0, 64);
+        int[] bits = new int[1];
+        p.b().poll(f -> {
+            for (long i = 0; i < f.byteSize(); i++) {
+                bits[0] += Integer.bitCount(f.get(ValueLayout.JAVA_BYTE, i) & 0xFF);
+            }
+        }, 1);
+        assertThat(bits[0]).isEqualTo(1);
+        assertThat(src).containsOnly(0);
+    }
+
+    @Test
     void faultsNeedALossyRail() {
         assertThatThrownBy(() -> InMemoryRailPair.create(LOSSLESS, 4, FaultPlan.loss(0.1, 1)))
                 .hasMessageContaining("lossy");

@@ -20,7 +20,7 @@ import java.util.UUID;
  * Measures WRITE throughput through two devices over in-memory rails (unpaced, lossless: what the simulator's
  * unpaced clock gives) against MemorySegment.copy of the same bytes, in one run. Not a test (it reads the wall
  * clock); run it with {@code java -cp ... io.xdlink.rails.verbs.EngineThroughput [rails] [messageBytes] [seconds]
- * [spin|backoff]}.
+ * [spin|backoff|invoker]} (add {@code -DbyReference=true} for rails that carry payloads by reference).
  */
 public final class EngineThroughput {
     public static void main(String[] args) throws Exception {
@@ -88,8 +88,10 @@ public final class EngineThroughput {
         List<RailTransport> as = new ArrayList<>();
         List<RailTransport> bs = new ArrayList<>();
         for (int i = 0; i < rails; i++) {
-            InMemoryRailPair p = InMemoryRailPair.create(new RailInfo("m" + i, "c" + i,
-                    LinkState.of(Generation.GEN4, 2), false), 1024);
+            RailInfo info = new RailInfo("m" + i, "c" + i, LinkState.of(Generation.GEN4, 2), false);
+            InMemoryRailPair p = Boolean.getBoolean("byReference")
+                    ? InMemoryRailPair.createByReference(info, 1024, io.xdlink.rails.inmemory.FaultPlan.NONE)
+                    : InMemoryRailPair.create(info, 1024);
             as.add(p.a());
             bs.add(p.b());
         }

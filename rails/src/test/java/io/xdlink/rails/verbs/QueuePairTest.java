@@ -128,4 +128,46 @@ class QueuePairTest {
             assertThat(t.next(t.cqA).status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
         }
     }
+
+    @Test
+    void aQueuePairClosedRightAfterItsReceiveCompletedLetsThePeerCompleteTheSend() throws Exception {
+        // Acknowledgements are coalesced (one per 32 frames or 100 ms) and B may have only 64 KiB in flight, so what
+        // B sends now never earns an ACK by itself: only one sent because of the close, ahead of the DISCONNECT,
+        // can tell B that its SEND arrived.
+        RailsSettings lazyAcks = RailsSettings.of("ack_every_frames", "32", "ack_delay_us", "100000",
+                "inflight_bytes", "65536");
+        try (TwoDevices t = new TwoDevices(List.of("c"), LinkState.of(Generation.GEN3, 2), false, lazyAcks, 1024, 9)
+                .connect(); Arena arena = Arena.ofShared()) {
+            int frame = t.b.settings().frameBytes();
+            MemorySegment msg = arena.allocate(100);
+            msg.fill((byte) 5);
+            MemorySegment bulk = arena.allocate(200L * frame);
+            MemoryRegion s = t.pdB.register(msg);
+            MemoryRegion w = t.pdB.register(bulk);
+            MemoryRegion d = t.pdA.register(arena.allocate(100), Access.LOCAL_WRITE);
+            MemoryRegion target = t.pdA.register(arena.allocate(bulk.byteSize()), Access.LOCAL_WRITE,
+                    Access.REMOTE_WRITE);
+            t.qpA.postRecv(1, d, 0, 100);
+            t.a.agent().doWork();
+            // The SEND, then a WRITE longer than the budget lets out: no frame B sends now asks for an ACK.
+            long acksBefore = t.a.stats().ackFramesSent();
+            t.qpB.postSend(2, s, 0, 100);
+            t.qpB.postWrite(3, w, 0, bulk.byteSize(), target.address(), target.rkey());
+            t.b.agent().doWork();
+            t.a.agent().doWork();
+            Completion recv = t.cqA.poll();
+            assertThat(recv).isNotNull();
+            assertThat(recv.status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(t.a.stats().ackFramesSent()).as("no ACK before the close").isEqualTo(acksBefore);
+            t.qpA.close();
+            t.a.agent().doWork();
+            assertThat(t.a.stats().ackFramesSent()).isEqualTo(acksBefore + 1);
+            Completion send = t.next(t.cqB);
+            assertThat(send.wrId()).isEqualTo(2);
+            assertThat(send.status()).as("the SEND whose bytes arrived").isEqualTo(CompletionStatus.SUCCESS);
+            Completion write = t.next(t.cqB);
+            assertThat(write.wrId()).isEqualTo(3);
+            assertThat(write.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
+        }
+    }
 }

@@ -37,11 +37,19 @@ final class TwoDevices implements AutoCloseable {
      * @param ringFrames  each direction's receive ring
      */
     TwoDevices(List<String> links, LinkState state, boolean lossy, RailsSettings settings, int ringFrames, long seed) {
+        this(links, state, lossy, settings, ringFrames, seed, false);
+    }
+
+    /** As above; {@code byReference}: the rails carry data payloads by reference (one copy, into the target). */
+    TwoDevices(List<String> links, LinkState state, boolean lossy, RailsSettings settings, int ringFrames, long seed,
+               boolean byReference) {
         List<io.xdlink.rails.RailTransport> ends = new ArrayList<>();
         List<io.xdlink.rails.RailTransport> others = new ArrayList<>();
         for (int i = 0; i < links.size(); i++) {
             RailInfo info = new RailInfo("mem" + i, links.get(i), state, lossy);
-            InMemoryRailPair p = InMemoryRailPair.create(info, ringFrames);
+            InMemoryRailPair p = byReference
+                    ? InMemoryRailPair.createByReference(info, ringFrames, io.xdlink.rails.inmemory.FaultPlan.NONE)
+                    : InMemoryRailPair.create(info, ringFrames);
             pairs.add(p);
             ends.add(p.a());
             others.add(p.b());
