@@ -14,8 +14,11 @@ import java.lang.invoke.VarHandle;
  * single-consumer queue of frames, each stamped with the moment it reaches the receiver.
  *
  * <p>The sender copies a frame into a slot once; the receiver is handed a view of that same slot, so a frame costs
- * one copy between {@code offer} and {@code poll}. Positions are published with release/acquire ordering, so the
- * two ends may run on two threads without locks.
+ * one copy between {@code offer} and {@code poll}. A data frame offered in two parts (a head and a payload in the
+ * sender's registered memory) puts only its head in the slot and keeps a reference to the payload, as a TX
+ * descriptor pointing at DMA-mapped memory does: the payload's bytes are read where they lie when the receiver takes
+ * the frame, so they cross once, into the receiver's target. Positions are published with release/acquire
+ * ordering, so the two ends may run on two threads without locks.
  *
  * <p>What the sender may do depends on the ring's flow control:
  * <ul>
@@ -36,6 +39,7 @@ public final class FrameChannel {
     /** How long a frame held back for reordering waits for a frame to overtake it. */
     public static final long HOLD_NANOS = 10_000;
 
+    private static final int TRAILER_BYTES = 4;
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
 
@@ -61,6 +65,10 @@ public final class FrameChannel {
     private final int[] slotOf;
     private final int[] lengthOf;
     private final long[] arrivalOf;
+    /** A frame carried in two parts: its payload where the sender keeps it (null for a frame laid out whole). */
+    private final MemorySegment[] payloadOf;
+    private final long[] payloadAtOf;
+    private final int[] payloadLengthOf;
 
     // Sender's side. `tail` is the count of published frames; a held frame sits unpublished at position tail.
     private long tail;
@@ -116,6 +124,9 @@ public final class FrameChannel {
         this.slotOf = new int[capacity];
         this.lengthOf = new int[capacity];
         this.arrivalOf = new long[capacity];
+        this.payloadOf = new MemorySegment[capacity];
+        this.payloadAtOf = new long[capacity];
+        this.payloadLengthOf = new int[capacity];
         for (int i = 0; i < capacity; i++) {
             slotOf[i] = i;
         }
@@ -128,7 +139,7 @@ public final class FrameChannel {
      * @throws RailClosedException when the channel failed or the receiver closed it
      */
     public boolean offer(MemorySegment frame) {
-        return offer((int) frame.byteSize(), frame, null);
+        return offer((int) frame.byteSize(), frame, null, null, 0, 0);
     }
 
     /**
@@ -139,10 +150,25 @@ public final class FrameChannel {
      * @throws RailClosedException when the channel failed or the receiver closed it
      */
     public boolean offer(int length, RailTransport.FrameWriter writer) {
-        return offer(length, null, writer);
+        return offer(length, null, writer, null, 0, 0);
     }
 
-    private boolean offer(int length, MemorySegment frame, RailTransport.FrameWriter writer) {
+    /**
+     * Sends a data frame in two parts (sender's thread): {@code writer} writes its head ({@code headLength} bytes,
+     * the header then the 4-byte trailer) into the ring slot, and the payload stays in {@code payload} until the
+     * receiver takes the frame. The wire carries and paces the whole frame.
+     *
+     * @return false when the TX ring (or, with end-to-end flow control, the receiver's ring) has no room
+     * @throws RailClosedException when the channel failed or the receiver closed it
+     */
+    public boolean offer(int headLength, RailTransport.FrameWriter writer, MemorySegment payload, long payloadOffset,
+                         int payloadLength) {
+        return offer(headLength, null, writer, payload, payloadOffset, payloadLength);
+    }
+
+    private boolean offer(int headLength, MemorySegment frame, RailTransport.FrameWriter writer,
+                          MemorySegment payload, long payloadOffset, int payloadLength) {
+        int length = headLength + payloadLength;
         String f = failure;
         if (f != null) {
             throw new RailClosedException(f);
@@ -191,7 +217,8 @@ public final class FrameChannel {
             overflowAtSend++;
             return true;
         }
-        write(reserved, frame, writer, length, arrival, (fate & FrameFaults.CORRUPT) != 0);
+        write(reserved, frame, writer, headLength, payload, payloadOffset, payloadLength, arrival,
+                (fate & FrameFaults.CORRUPT) != 0);
         if (duplicate) {
             copySlot(reserved, reserved + 1);
             duplicated++;
@@ -232,15 +259,28 @@ public final class FrameChannel {
         return 1;
     }
 
-    private void write(long position, MemorySegment frame, RailTransport.FrameWriter writer, int length,
-                       long arrival, boolean corrupt) {
+    private void write(long position, MemorySegment frame, RailTransport.FrameWriter writer, int headLength,
+                       MemorySegment payload, long payloadOffset, int payloadLength, long arrival, boolean corrupt) {
         int p = index(position);
         MemorySegment slot = slots.forWriting(slotOf[p]);
+        int length = headLength;
         if (writer != null) {
             writer.write(slot, 0);
         } else {
             MemorySegment.copy(frame, 0, slot, 0, length);
         }
+        MemorySegment keep = payload;
+        if (payload != null && corrupt) {
+            // Damage belongs to the frame on the wire, never to the sender's memory: lay this one out whole.
+            int header = headLength - TRAILER_BYTES;
+            MemorySegment.copy(slot, header, slot, header + payloadLength, TRAILER_BYTES);
+            MemorySegment.copy(payload, payloadOffset, slot, header, payloadLength);
+            length = headLength + payloadLength;
+            keep = null;
+        }
+        payloadOf[p] = keep;
+        payloadAtOf[p] = payloadOffset;
+        payloadLengthOf[p] = keep == null ? 0 : payloadLength;
         if (corrupt) {
             long bit = faults.bitToFlip(length);
             byte b = slot.get(ValueLayout.JAVA_BYTE, bit >>> 3);
@@ -257,6 +297,9 @@ public final class FrameChannel {
         MemorySegment.copy(slots.forWriting(slotOf[a]), 0, slots.forWriting(slotOf[b]), 0, lengthOf[a]);
         lengthOf[b] = lengthOf[a];
         arrivalOf[b] = arrivalOf[a];
+        payloadOf[b] = payloadOf[a];
+        payloadAtOf[b] = payloadAtOf[a];
+        payloadLengthOf[b] = payloadLengthOf[a];
     }
 
     /** Moves the entry at {@code position} behind the {@code count} entries after it (all unpublished). */
@@ -265,17 +308,26 @@ public final class FrameChannel {
         int slot = slotOf[first];
         int length = lengthOf[first];
         long arrival = arrivalOf[first];
+        MemorySegment payload = payloadOf[first];
+        long payloadAt = payloadAtOf[first];
+        int payloadLength = payloadLengthOf[first];
         for (int i = 0; i < count; i++) {
             int to = index(position + i);
             int from = index(position + i + 1);
             slotOf[to] = slotOf[from];
             lengthOf[to] = lengthOf[from];
             arrivalOf[to] = arrivalOf[from];
+            payloadOf[to] = payloadOf[from];
+            payloadAtOf[to] = payloadAtOf[from];
+            payloadLengthOf[to] = payloadLengthOf[from];
         }
         int last = index(position + count);
         slotOf[last] = slot;
         lengthOf[last] = length;
         arrivalOf[last] = arrival;
+        payloadOf[last] = payload;
+        payloadAtOf[last] = payloadAt;
+        payloadLengthOf[last] = payloadLength;
     }
 
     private void publish(long newTail) {
@@ -316,6 +368,8 @@ public final class FrameChannel {
                     break;
                 }
                 int length = lengthOf[p];
+                MemorySegment payload = payloadOf[p];
+                payloadOf[p] = null; // the ring keeps no hold on the sender's memory once the frame is gone
                 h++;
                 if (length >= 0) {
                     if (!e2e) {
@@ -323,7 +377,12 @@ public final class FrameChannel {
                     }
                     delivered++;
                     handed++;
-                    receiver.onFrame(slots.forReading(slotOf[p]).asSlice(0, length));
+                    if (payload == null) {
+                        receiver.onFrame(slots.forReading(slotOf[p]), 0, length);
+                    } else {
+                        receiver.onFrame(slots.forReading(slotOf[p]), 0, length, payload, payloadAtOf[p],
+                                payloadLengthOf[p]);
+                    }
                 }
             }
         } finally {

@@ -57,6 +57,33 @@ public final class SimRailTransport implements RailTransport {
         return out.offer(length, writer);
     }
 
+    /**
+     * Data payloads travel by reference: the simulated TX descriptor points at the sender's registered memory, so
+     * the only copy of a payload is the receiver's, into its target, as with a zero-copy send.
+     */
+    @Override
+    public boolean carriesPayloadByReference() {
+        return true;
+    }
+
+    /** Puts the head in the TX ring slot and a reference to the payload beside it. */
+    @Override
+    public boolean offer(int headLength, FrameWriter writer, MemorySegment payload, long payloadOffset,
+                         int payloadLength) {
+        if (closed) {
+            throw new RailClosedException(info.name() + " is closed");
+        }
+        int length = headLength + payloadLength;
+        if (headLength < 5 || payloadLength < 0 || length > MAX_FRAME_BYTES || (payload == null && payloadLength > 0)) {
+            throw new IllegalArgumentException(info.name() + ": a frame must be 1.." + MAX_FRAME_BYTES
+                    + " bytes with a head of at least 5, got head " + headLength + " and payload " + payloadLength);
+        }
+        if (payload == null || payloadLength == 0) {
+            return out.offer(headLength, writer);
+        }
+        return out.offer(headLength, writer, payload, payloadOffset, payloadLength);
+    }
+
     @Override
     public int poll(FrameReceiver receiver, int limit) {
         if (closed) {

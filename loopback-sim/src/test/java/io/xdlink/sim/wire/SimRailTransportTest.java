@@ -191,4 +191,83 @@ class SimRailTransportTest {
             assertThat(r.endB().receivedStats().delivered()).isEqualTo(frames);
         }
     }
+
+    /** A receiver that keeps what a two-part frame looked like when it was handed over. */
+    private static final class TwoParts implements RailTransport.FrameReceiver {
+        final List<byte[]> heads = new ArrayList<>();
+        final List<byte[]> payloads = new ArrayList<>();
+        final List<byte[]> whole = new ArrayList<>();
+
+        @Override
+        public void onFrame(MemorySegment frame) {
+            whole.add(frame.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        }
+
+        @Override
+        public void onFrame(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
+                            long payloadOffset, int payloadLength) {
+            heads.add(head.asSlice(headOffset, headLength).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+            payloads.add(payload.asSlice(payloadOffset, payloadLength).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    private static RailTransport.FrameWriter head(int length, byte fill) {
+        return (buffer, offset) -> buffer.asSlice(offset, length).fill(fill);
+    }
+
+    @Test
+    void aPayloadCarriedByReferenceIsReadWhereTheSenderKeepsItWhenTheReceiverTakesTheFrame() {
+        SimRail r = rail();
+        assertThat(r.endA().carriesPayloadByReference()).isTrue();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment registered = arena.allocate(8192);
+            registered.fill((byte) 1);
+            assertThat(r.endA().offer(40, head(40, (byte) 9), registered, 100, 4000)).isTrue();
+            // Until the frame is taken its payload is the sender's memory: nothing was copied at the offer.
+            registered.asSlice(100, 4000).fill((byte) 2);
+            scheduler.advance(1_000_000);
+            TwoParts got = new TwoParts();
+            assertThat(r.endB().poll(got, 10)).isEqualTo(1);
+            assertThat(got.whole).isEmpty();
+            assertThat(got.heads.getFirst()).hasSize(40).containsOnly((byte) 9);
+            assertThat(got.payloads.getFirst()).hasSize(4000).containsOnly((byte) 2);
+            assertThatThrownBy(() -> r.endA().offer(40, head(40, (byte) 9), registered, 0, 4057))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload 4057");
+        }
+    }
+
+    @Test
+    void aCorruptedTwoPartFrameIsLaidOutWholeAndTheSendersMemoryStaysIntact() {
+        long seed = Long.getLong("xdlink.test.seed", 77);
+        SimRail r = new SimRail("c/rail0", "c", LinkState.of(Generation.GEN3, 2),
+                new Wire("c:a->b", clock, 40_000, 1_000), new Wire("c:b->a", clock, 40_000, 1_000),
+                FaultPlan.NONE.withSeed(seed).withCorruption(1.0).withDuplicates(1.0), new SimRail.Rings(64, 64),
+                new SimRail.Rings(64, 64), new Waker(clock), () -> { });
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment registered = arena.allocate(1000);
+            registered.fill((byte) 3);
+            assertThat(r.endA().offer(40, (buffer, offset) -> {
+                buffer.asSlice(offset, 36).fill((byte) 9);
+                buffer.asSlice(offset + 36, 4).fill((byte) 7);
+            }, registered, 0, 1000)).isTrue();
+            scheduler.advance(1_000_000);
+            TwoParts got = new TwoParts();
+            assertThat(r.endB().poll(got, 10)).as("seed " + seed).isEqualTo(2);
+            assertThat(got.heads).as("seed " + seed).isEmpty();
+            assertThat(registered.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)).containsOnly((byte) 3);
+            for (byte[] frame : got.whole) {
+                assertThat(frame).hasSize(1040);
+                // Header, payload, trailer, with exactly one bit flipped somewhere.
+                byte[] expected = new byte[1040];
+                java.util.Arrays.fill(expected, 0, 36, (byte) 9);
+                java.util.Arrays.fill(expected, 36, 1036, (byte) 3);
+                java.util.Arrays.fill(expected, 1036, 1040, (byte) 7);
+                int flipped = 0;
+                for (int i = 0; i < frame.length; i++) {
+                    flipped += Integer.bitCount((frame[i] ^ expected[i]) & 0xFF);
+                }
+                assertThat(flipped).as("seed " + seed).isEqualTo(1);
+            }
+        }
+    }
 }

@@ -22,6 +22,13 @@ final class Crc32cSegment {
     }
 
     private void update(MemorySegment segment, long offset, long length) {
+        if (!segment.isNative() && segment.heapBase().orElse(null) instanceof byte[] array) {
+            // A byte array's bytes go to the intrinsic as they are: no view to make. The bounds are checked here,
+            // as a slice would have checked them.
+            java.util.Objects.checkFromIndexSize(offset, length, segment.byteSize());
+            crc.update(array, (int) (segment.address() + offset), (int) length);
+            return;
+        }
         try {
             crc.update(segment.asSlice(offset, length).asByteBuffer());
         } catch (UnsupportedOperationException notBytes) {

@@ -416,10 +416,27 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         rail.fail(Rail.State.DOWN);
     }
 
-    /** The transport is closed or broken: fail the rail over and let it go. */
+    /**
+     * The transport is closed or broken: fail the rail over and let it go. When the fabric says the whole peer is
+     * lost, no other rail to it will do better, so every queue pair connected (or connecting) to that peer fails
+     * now, as the peer timeout would have failed it later: its oldest request with
+     * {@link CompletionStatus#RETRY_EXCEEDED_ERROR}, the rest flushed.
+     */
     void railClosed(Rail rail, RailClosedException cause) {
+        PeerPool pool = rail.pool;
         rail.fail(Rail.State.CLOSED);
         rail.transport.close();
+        if (cause.peerLost() && pool != null) {
+            peerLost(pool);
+        }
+    }
+
+    private void peerLost(PeerPool pool) {
+        for (QueuePair qp : qps.all()) {
+            if (qp.pool == pool && (qp.state() == QpState.READY || qp.state() == QpState.CONNECTING)) {
+                qp.sender().fail(CompletionStatus.RETRY_EXCEEDED_ERROR);
+            }
+        }
     }
 
     private int removeClosed() {

@@ -44,7 +44,14 @@ final class QpReceiver {
     boolean dirty;
     private int rnrNakMsn = -1;
     private long rnrNakAt;
-    private boolean errorNakSent;
+    /**
+     * The NAK that told the peer this queue pair failed, and when it last went. A NAK is a control frame, which a
+     * lossy rail may lose like any other and nothing resends: the peer, hearing nothing, keeps resending its oldest
+     * message, and each such frame arriving here after a retransmission timeout brings the NAK again.
+     */
+    private NakReason errorNak;
+    private int errorNakMsn;
+    private long errorNakAt;
 
     QpReceiver(QueuePair qp, DeviceEngine engine, int maxMessages, int psnWindow, int maxRecv) {
         this.qp = qp;
@@ -107,9 +114,10 @@ final class QpReceiver {
     void onData(FrameView v, PeerPool pool, long now) {
         QpState state = qp.state();
         if (state == QpState.ERROR || state == QpState.CLOSED) {
-            if (!errorNakSent) {
-                errorNakSent = true;
-                pool.nak(qp.peerQpn, v.msn(), NakReason.REMOTE_OPERATION);
+            if (errorNak == null) {
+                errorNak(pool, v.msn(), NakReason.REMOTE_OPERATION, now);
+            } else if (now - errorNakAt >= engine.settings.retransmitNanos()) {
+                errorNak(pool, errorNakMsn, errorNak, now);
             }
             return;
         }
@@ -137,7 +145,7 @@ final class QpReceiver {
             mHasImm[slot] = op == Opcode.WRITE_WITH_IMM || v.hasFlag(io.xdlink.rails.frame.FrameFlags.IMMEDIATE);
             mState[slot] = IN_PROGRESS;
         } else if (mMsn[slot] != msn || mTotal[slot] != v.total() || mOp[slot] != op) {
-            refuse(pool, op, msn, NakReason.INVALID_REQUEST, CompletionStatus.REMOTE_INVALID_REQUEST_ERROR);
+            refuse(pool, op, msn, NakReason.INVALID_REQUEST, CompletionStatus.REMOTE_INVALID_REQUEST_ERROR, now);
             return;
         }
         int len = v.payloadLength();
@@ -150,7 +158,7 @@ final class QpReceiver {
             }
             RecvRequest r = rq[v.recvIndex() & rqMask];
             if (v.total() > r.length) {
-                refuse(pool, op, msn, NakReason.INVALID_REQUEST, CompletionStatus.LOCAL_LENGTH_ERROR);
+                refuse(pool, op, msn, NakReason.INVALID_REQUEST, CompletionStatus.LOCAL_LENGTH_ERROR, now);
                 return;
             }
             target = r.mr == null ? null : r.mr.segment();
@@ -169,7 +177,7 @@ final class QpReceiver {
                 long rel = mr == null ? -1 : v.raddr() - mr.address();
                 if (mr == null || !mr.isValid() || mr.pd() != qp.pd() || !mr.allows(Access.REMOTE_WRITE) || rel < 0
                         || v.total() > mr.length() - rel) {
-                    refuse(pool, op, msn, NakReason.REMOTE_ACCESS, CompletionStatus.REMOTE_ACCESS_ERROR);
+                    refuse(pool, op, msn, NakReason.REMOTE_ACCESS, CompletionStatus.REMOTE_ACCESS_ERROR, now);
                     return;
                 }
                 target = mr.segment();
@@ -181,7 +189,7 @@ final class QpReceiver {
                 MemorySegment.copy(v.payloadSegment(), v.payloadOffset(), target, at, len);
             } catch (RuntimeException closed) {
                 // The target memory was closed under a registered region: the bytes cannot be placed.
-                refuse(pool, op, msn, NakReason.REMOTE_OPERATION, CompletionStatus.LOCAL_PROTECTION_ERROR);
+                refuse(pool, op, msn, NakReason.REMOTE_OPERATION, CompletionStatus.LOCAL_PROTECTION_ERROR, now);
                 return;
             }
         }
@@ -235,9 +243,8 @@ final class QpReceiver {
      * Refuses message {@code msn}: the peer is told why, and this queue pair reports {@code local} (on the receive
      * it would have consumed, else on a completion of its own) and moves to the error state. No byte was written.
      */
-    private void refuse(PeerPool pool, Opcode op, int msn, NakReason reason, CompletionStatus local) {
-        pool.nak(qp.peerQpn, msn, reason);
-        errorNakSent = true;
+    private void refuse(PeerPool pool, Opcode op, int msn, NakReason reason, CompletionStatus local, long now) {
+        errorNak(pool, msn, reason, now);
         WorkOpcode wop = switch (op) {
             case SEND -> WorkOpcode.RECV;
             case WRITE_WITH_IMM -> WorkOpcode.RECV_WRITE_WITH_IMM;
@@ -252,6 +259,13 @@ final class QpReceiver {
             qp.recvCq().push(new Completion(Completion.NO_WR_ID, wop, local, 0, 0, false, qp.qpn()));
         }
         qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
+    }
+
+    private void errorNak(PeerPool pool, int msn, NakReason reason, long now) {
+        errorNak = reason;
+        errorNakMsn = msn;
+        errorNakAt = now;
+        pool.nak(qp.peerQpn, msn, reason);
     }
 
     private void markDirty(PeerPool pool) {

@@ -186,7 +186,7 @@ final class QpSender {
         }
         RailsSettings s = engine.settings;
         if (now - lastProgressAt >= s.peerTimeoutNanos()) {
-            qp.error(CompletionStatus.RETRY_EXCEEDED_ERROR, sq[completedMsn & mask]);
+            fail(CompletionStatus.RETRY_EXCEEDED_ERROR);
             return Long.MAX_VALUE;
         }
         long due = lastProgressAt + (probeInterval() << Math.min(probeBackoff, MAX_BACKOFF));
@@ -201,6 +201,11 @@ final class QpSender {
         }
         next = Math.min(next, Math.min(due, lastProgressAt + s.peerTimeoutNanos()));
         return Math.max(next, now + 1);
+    }
+
+    /** The queue pair fails: its oldest outstanding request ends with {@code status}, every other is flushed. */
+    void fail(CompletionStatus status) {
+        qp.error(status, completedMsn != nextMsn ? sq[completedMsn & mask] : null);
     }
 
     /** The engine was not running for {@code gap}: that time does not count toward the peer timeout. */

@@ -164,4 +164,117 @@ class DeviceTest {
             assertThat(b.lastError()).isNull();
         }
     }
+
+    /**
+     * One end of an in-memory rail that its fabric can fail: from then on every call throws, marking the whole peer
+     * lost or only this rail, as the host fabric does when a peer's session or only a rail's connection is gone.
+     */
+    private static final class FailingRail implements RailTransport {
+        private final RailTransport inner;
+        private final boolean peerLost;
+        volatile boolean failed;
+
+        FailingRail(RailTransport inner, boolean peerLost) {
+            this.inner = inner;
+            this.peerLost = peerLost;
+        }
+
+        private void check() {
+            if (failed) {
+                throw new io.xdlink.rails.RailClosedException(info().name() + ": peer session lost", null, peerLost);
+            }
+        }
+
+        @Override
+        public RailInfo info() {
+            return inner.info();
+        }
+
+        @Override
+        public boolean offer(MemorySegment frame) {
+            check();
+            return inner.offer(frame);
+        }
+
+        @Override
+        public boolean offer(int length, FrameWriter writer) {
+            check();
+            return inner.offer(length, writer);
+        }
+
+        @Override
+        public int poll(FrameReceiver receiver, int limit) {
+            check();
+            return inner.poll(receiver, limit);
+        }
+
+        @Override
+        public int flush() {
+            check();
+            return inner.flush();
+        }
+
+        @Override
+        public void onArrival(Runnable wake) {
+            inner.onArrival(wake);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return !failed && inner.isOpen();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
+    /** B posts three WRITEs to A and a receive, then its only rail fails; returns B's completions and the time. */
+    private static List<Completion> failTheRailUnderThreeWrites(boolean peerLost, long[] elapsed) throws Exception {
+        InMemoryRailPair p = InMemoryRailPair.create(new RailInfo("mem0", "c", LinkState.of(Generation.GEN3, 2),
+                false), 1024);
+        FailingRail bEnd = new FailingRail(p.b(), peerLost);
+        try (TwoDevices t = new TwoDevices(List.of(p.a()), List.of(bEnd), RailsSettings.defaults(), 3).connect();
+             Arena arena = Arena.ofShared()) {
+            MemoryRegion src = t.pdB.register(arena.allocate(65_536));
+            MemoryRegion dst = t.pdA.register(arena.allocate(65_536), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            assertThat(t.qpB.postRecv(10, null, 0, 0)).isTrue();
+            bEnd.failed = true;
+            long start = t.clock.nanoTime();
+            for (int i = 1; i <= 3; i++) {
+                assertThat(t.qpB.postWrite(i, src, 0, 65_536, dst.address(), dst.rkey())).isTrue();
+            }
+            List<Completion> got = new ArrayList<>();
+            while (got.size() < 4) {
+                got.add(t.next(t.cqB));
+            }
+            elapsed[0] = t.clock.nanoTime() - start;
+            assertThat(t.qpB.state()).isEqualTo(QpState.ERROR);
+            return got;
+        }
+    }
+
+    @Test
+    void aLostPeerFailsEveryRequestOutstandingToItAtOnce() throws Exception {
+        long[] elapsed = new long[1];
+        List<Completion> got = failTheRailUnderThreeWrites(true, elapsed);
+        assertThat(got).extracting(Completion::wrId, Completion::status).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple(1L, CompletionStatus.RETRY_EXCEEDED_ERROR),
+                org.assertj.core.groups.Tuple.tuple(2L, CompletionStatus.WR_FLUSH_ERROR),
+                org.assertj.core.groups.Tuple.tuple(3L, CompletionStatus.WR_FLUSH_ERROR),
+                org.assertj.core.groups.Tuple.tuple(10L, CompletionStatus.WR_FLUSH_ERROR));
+        assertThat(elapsed[0]).as("virtual time to fail them").isLessThan(RailsSettings.defaults()
+                .retransmitNanos());
+    }
+
+    @Test
+    void aRailLostWithoutItsPeerLeavesTheRequestsToThePeerTimeout() throws Exception {
+        long[] elapsed = new long[1];
+        List<Completion> got = failTheRailUnderThreeWrites(false, elapsed);
+        assertThat(got).extracting(Completion::wrId, Completion::status).contains(
+                org.assertj.core.groups.Tuple.tuple(1L, CompletionStatus.RETRY_EXCEEDED_ERROR));
+        assertThat(elapsed[0]).as("virtual time to fail them").isGreaterThanOrEqualTo(RailsSettings.defaults()
+                .peerTimeoutNanos());
+    }
 }

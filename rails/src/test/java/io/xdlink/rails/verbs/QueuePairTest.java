@@ -9,6 +9,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
+import static io.xdlink.rails.RailTransport.MAX_FRAME_BYTES;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -168,6 +169,89 @@ class QueuePairTest {
             Completion write = t.next(t.cqB);
             assertThat(write.wrId()).isEqualTo(3);
             assertThat(write.status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
+        }
+    }
+
+    /** One end of a rail that loses the first {@code count} NAK frames offered to it, and nothing else. */
+    private static final class NakLosingRail implements io.xdlink.rails.RailTransport {
+        private final io.xdlink.rails.RailTransport inner;
+        private final MemorySegment scratch = Arena.ofAuto().allocate(MAX_FRAME_BYTES);
+        private int toLose;
+        int lost;
+
+        NakLosingRail(io.xdlink.rails.RailTransport inner, int count) {
+            this.inner = inner;
+            this.toLose = count;
+        }
+
+        @Override
+        public io.xdlink.rails.RailInfo info() {
+            return inner.info();
+        }
+
+        @Override
+        public boolean offer(MemorySegment frame) {
+            int op = Byte.toUnsignedInt(frame.get(java.lang.foreign.ValueLayout.JAVA_BYTE,
+                    io.xdlink.rails.frame.FrameLayout.OFF_OPCODE));
+            if (op == io.xdlink.rails.frame.Opcode.NAK.code() && toLose > 0) {
+                toLose--;
+                lost++;
+                return true;
+            }
+            return inner.offer(frame);
+        }
+
+        @Override
+        public boolean offer(int length, FrameWriter writer) {
+            writer.write(scratch, 0);
+            return offer(scratch.asSlice(0, length));
+        }
+
+        @Override
+        public int poll(FrameReceiver receiver, int limit) {
+            return inner.poll(receiver, limit);
+        }
+
+        @Override
+        public int flush() {
+            return inner.flush();
+        }
+
+        @Override
+        public void onArrival(Runnable wake) {
+            inner.onArrival(wake);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return inner.isOpen();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
+    @Test
+    void aLostRefusalIsSentAgainWhenThePeerResendsAndTheWriteFailsWithTheRealReason() throws Exception {
+        io.xdlink.rails.inmemory.InMemoryRailPair pair = io.xdlink.rails.inmemory.InMemoryRailPair.create(
+                new io.xdlink.rails.RailInfo("lossy0", "c", LinkState.of(Generation.GEN3, 2), true), 1024);
+        NakLosingRail aEnd = new NakLosingRail(pair.a(), 2);
+        RailsSettings settings = RailsSettings.defaults();
+        try (TwoDevices t = new TwoDevices(List.of(aEnd), List.of(pair.b()), settings, 21).connect();
+             Arena arena = Arena.ofShared()) {
+            MemoryRegion from = t.pdB.register(arena.allocate(8192));
+            MemorySegment dst = arena.allocate(8192);
+            MemoryRegion to = t.pdA.register(dst, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            long start = t.clock.nanoTime();
+            t.qpB.postWrite(1, from, 0, 8192, to.address(), to.rkey() ^ 0x5A5A);
+            Completion c = t.next(t.cqB);
+            assertThat(c.status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+            assertThat(aEnd.lost).isEqualTo(2);
+            assertThat(t.a.stats().nakFramesSent()).as("the NAK, lost twice, then delivered").isEqualTo(3);
+            assertThat(t.clock.nanoTime() - start).isLessThan(settings.peerTimeoutNanos());
+            assertThat(dst.mismatch(MemorySegment.ofArray(new byte[8192]))).as("target untouched").isEqualTo(-1);
         }
     }
 }

@@ -43,17 +43,30 @@ final class TwoDevices implements AutoCloseable {
     /** As above; {@code byReference}: the rails carry data payloads by reference (one copy, into the target). */
     TwoDevices(List<String> links, LinkState state, boolean lossy, RailsSettings settings, int ringFrames, long seed,
                boolean byReference) {
-        List<io.xdlink.rails.RailTransport> ends = new ArrayList<>();
-        List<io.xdlink.rails.RailTransport> others = new ArrayList<>();
+        this(pairs(links, state, lossy, ringFrames, byReference), settings, seed);
+    }
+
+    private TwoDevices(List<InMemoryRailPair> made, RailsSettings settings, long seed) {
+        this(made.stream().map(InMemoryRailPair::a).toList(), made.stream().map(InMemoryRailPair::b).toList(),
+                settings, seed);
+        pairs.addAll(made);
+    }
+
+    private static List<InMemoryRailPair> pairs(List<String> links, LinkState state, boolean lossy, int ringFrames,
+                                                boolean byReference) {
+        List<InMemoryRailPair> made = new ArrayList<>();
         for (int i = 0; i < links.size(); i++) {
             RailInfo info = new RailInfo("mem" + i, links.get(i), state, lossy);
-            InMemoryRailPair p = byReference
+            made.add(byReference
                     ? InMemoryRailPair.createByReference(info, ringFrames, io.xdlink.rails.inmemory.FaultPlan.NONE)
-                    : InMemoryRailPair.create(info, ringFrames);
-            pairs.add(p);
-            ends.add(p.a());
-            others.add(p.b());
+                    : InMemoryRailPair.create(info, ringFrames));
         }
+        return made;
+    }
+
+    /** Two devices over the given transports: {@code ends} for A, {@code others} (their far ends) for B. */
+    TwoDevices(List<? extends io.xdlink.rails.RailTransport> ends, List<? extends io.xdlink.rails.RailTransport> others,
+               RailsSettings settings, long seed) {
         a = Device.open(DeviceConfig.builder().id(new UUID(1, 1)).settings(settings).clock(clock).invoker()
                 .seed(seed).build(), ends);
         b = Device.open(DeviceConfig.builder().id(new UUID(2, 2)).settings(settings).clock(clock).invoker()
