@@ -131,7 +131,8 @@ final class BenchEndpoint implements AutoCloseable {
                     try {
                         done[i] = pending.get(i).poll();
                     } catch (ConnectionFailedException e) {
-                        throw new BenchException("could not connect to the peer's device: " + e.getMessage());
+                        throw new BenchException("could not connect to the peer's device: " + e.getMessage()
+                                + lastError());
                     }
                     if (done[i] != null) {
                         up++;

@@ -154,6 +154,9 @@ public final class Rendezvous implements AutoCloseable {
     /** Both sides wait here until the other arrives. */
     public void barrier(String name) {
         String back = exchange("SYNC " + name);
+        if (back.startsWith("ERROR")) {
+            BenchRecord.parse(back, "SYNC");
+        }
         if (!back.equals("SYNC " + name)) {
             throw new BenchException("the peer is out of step: expected barrier '" + name + "', got '"
                     + abbreviate(back) + "'");

@@ -78,6 +78,26 @@ class RendezvousTest {
     }
 
     @Test
+    void aPeerThatGaveUpAtABarrierIsReportedWithItsReason() throws Exception {
+        AtomicInteger port = new AtomicInteger();
+        Future<Rendezvous> server = server(port);
+        try (Rendezvous client = Rendezvous.connect("127.0.0.1", port.get(), LONG);
+             Rendezvous s = server.get(20, TimeUnit.SECONDS)) {
+            CompletableFuture<Throwable> atServer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    s.barrier("connected");
+                    return null;
+                } catch (BenchException e) {
+                    return e;
+                }
+            }, pool);
+            client.sendQuietly(BenchRecord.error("could not connect to the peer's device"));
+            assertThat(atServer.get(20, TimeUnit.SECONDS))
+                    .hasMessage("the peer gave up: could not connect to the peer's device");
+        }
+    }
+
+    @Test
     void aPortInUseIsOneClearLine() throws IOException {
         try (ServerSocket taken = new ServerSocket(0)) {
             assertThatThrownBy(() -> Rendezvous.listen(null, taken.getLocalPort(), LONG, LONG, null))

@@ -15,16 +15,19 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * This host's session with one peer: the session stream in use, what the peer published about its rails, and every
- * rail opened to it. When the stream is lost (the keepalive found the peer silent, or the peer closed it) every rail
- * to the peer is failed at once, so the progress engine completes every outstanding request with an error instead of
- * waiting on a dead host; a later stream (the fabric keeps dialling) brings the session back.
+ * rail opened to it. When the keepalive finds the peer silent, every rail to the peer is failed at once, so the
+ * progress engine completes every outstanding request with an error instead of waiting on a dead host; a later
+ * stream (the fabric keeps dialling) brings the session back.
  *
- * <p>Two hosts may dial each other at the same moment. Both then keep the stream dialled by the host with the lower
- * UUID and close the other, so they agree without a word.
+ * <p>A stream that merely ends (the peer closed it, a reset) leaves the session down but the peer not yet lost: the
+ * peer is lost only if no other stream takes over within the keepalive timeout. Two hosts may dial each other at
+ * the same moment, or one host dial over two cables at once; both then keep the stream dialled by the host with the
+ * lower UUID and close the others, and the side that had already adopted a stream the other closed must not take
+ * that for the peer's death (every request to it would fail while the peer is alive and well).
  */
 final class PeerSession {
     /** The session as it stands while up. */
-    record Up(ControlConnection connection, List<TcpLinkEndpoint> endpoints) {
+    record Up(ControlConnection connection, List<TcpLinkEndpoint> endpoints, long losses) {
         Up {
             endpoints = List.copyOf(endpoints);
         }
@@ -37,6 +40,9 @@ final class PeerSession {
     private ControlConnection connection;
     private volatile TcpControlChannel user;
     private IOException lastLoss;
+    // Times the session went down (on the loop), and times the peer was declared lost (read by any thread).
+    private long downs;
+    private volatile long losses;
 
     PeerSession(UUID local, UUID peer) {
         this.local = local;
@@ -76,7 +82,7 @@ final class PeerSession {
             closeUser();
         }
         connection = stream;
-        Up now = new Up(stream, endpoints);
+        Up now = new Up(stream, endpoints, losses);
         if (!up.complete(now)) {
             up = CompletableFuture.completedFuture(now);
         }
@@ -90,24 +96,56 @@ final class PeerSession {
         return UuidWords.compareRaw(dialledA, dialledB) < 0;
     }
 
-    /** A stream closed; if it was the session's, the session is lost and every rail to the peer fails. */
-    void lost(ControlConnection stream, IOException cause) {
+    /**
+     * A stream closed. If it was the session's, the session is down (returns true) and rails are opened again only
+     * once another stream is up; whether the peer is lost is the caller's call: {@link #declareLost} or
+     * {@link #lostUnlessBack}. On the loop.
+     */
+    boolean down(ControlConnection stream, IOException cause) {
         if (stream != connection) {
-            return;
+            return false;
         }
         connection = null;
         lastLoss = cause;
         up = new CompletableFuture<>();
         closeUser();
-        failRails("peer " + peer + " lost: " + cause.getMessage(), cause, true);
+        downs++;
+        return true;
     }
 
-    /** Adds a rail opened to this peer; fails it at once if the session was lost meanwhile. Any thread. */
+    /** How many times the session went down so far; pass it to {@link #lostUnlessBack}. On the loop. */
+    long downs() {
+        return downs;
+    }
+
+    /**
+     * Declares the peer lost if the session is still down since down number {@code since}, and returns whether it
+     * did: every rail to the peer fails, marked {@link io.xdlink.rails.RailClosedException#peerLost()}. On the loop.
+     */
+    boolean lostUnlessBack(long since) {
+        if (connection != null || downs != since) {
+            return false;
+        }
+        declareLost();
+        return true;
+    }
+
+    /** The peer is gone: every rail to it fails, marked peer-lost. On the loop. */
+    void declareLost() {
+        losses++;
+        IOException why = lastLoss;
+        failRails("peer " + peer + " lost" + (why == null ? "" : ": " + why.getMessage()), why, true);
+    }
+
+    /**
+     * Adds a rail opened to this peer; fails it at once if the peer was declared lost since the session it was
+     * opened under came up. A session that only changed streams meanwhile keeps it. Any thread.
+     */
     void track(TcpRailTransport rail, Up at) {
         rails.removeIf(r -> !r.isOpen());
         rails.add(rail);
-        Up now = up.getNow(null);
-        if (now == null || now.connection() != at.connection()) {
+        // Added before the check: a declaration racing this either sees the rail in the set or bumped the count.
+        if (losses != at.losses()) {
             IOException why = lastLoss;
             rail.fail("peer " + peer + " lost while the rail was being opened"
                     + (why == null ? "" : ": " + why.getMessage()), why, true);

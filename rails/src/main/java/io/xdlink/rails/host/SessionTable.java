@@ -8,6 +8,7 @@ import io.xdlink.xdomain.discovery.XdomainHost;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -166,10 +167,24 @@ final class SessionTable {
                     noteDialError(dialer, cause);
                 }
                 for (PeerSession s : sessions.values()) {
-                    boolean wasUp = s.isUp();
-                    s.lost(c, cause);
-                    if (wasUp && !s.isUp()) {
+                    if (!s.down(c, cause)) {
+                        continue;
+                    }
+                    if (cause instanceof SocketTimeoutException) {
+                        // The keepalive already waited its timeout for a word from the peer.
+                        s.declareLost();
                         events.accept("peer " + s.peer() + " lost: " + cause.getMessage());
+                    } else {
+                        long since = s.downs();
+                        events.accept("peer " + s.peer() + " session ended (" + cause.getMessage()
+                                + "); the peer counts as lost unless another session is up within "
+                                + tcp.keepaliveTimeout().toMillis() + " ms");
+                        loop.schedule(tcp.keepaliveTimeout().toNanos(), () -> {
+                            if (!closed && s.lostUnlessBack(since)) {
+                                events.accept("peer " + s.peer() + " lost: no session came back within "
+                                        + tcp.keepaliveTimeout().toMillis() + " ms (" + cause.getMessage() + ")");
+                            }
+                        });
                     }
                 }
             }

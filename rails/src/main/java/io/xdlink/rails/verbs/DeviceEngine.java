@@ -424,6 +424,8 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
      */
     void railClosed(Rail rail, RailClosedException cause) {
         PeerPool pool = rail.pool;
+        // Kept for diagnosis: a request that fails later says why its rails went.
+        lastError = cause;
         rail.fail(Rail.State.CLOSED);
         rail.transport.close();
         if (cause.peerLost() && pool != null) {
