@@ -23,8 +23,8 @@ import java.util.Locale;
  *
  * <p>Prints the median and 99th percentile of every round trip of each way, the per-round difference of the
  * medians (median, quartiles, range over the rounds) against the 2 us target, and the load average before and
- * after, since a busy machine widens everything. Arguments: {@code --rounds N} (default 40), {@code --round-trips
- * N} per way per round (default 2000), {@code --warmup-rounds N} (default 5, not counted), {@code --calls N} test()
+ * after, since a busy machine widens everything. Arguments: {@code --rounds N} (default 100), {@code --round-trips
+ * N} per way per round (default 500), {@code --warmup-rounds N} (default 5, not counted), {@code --calls N} test()
  * calls per way per round (default 20000).
  */
 public final class CclLatency {
@@ -89,8 +89,8 @@ public final class CclLatency {
     }
 
     public static void main(String[] args) throws Throwable {
-        int rounds = option(args, "--rounds", 40);
-        int trips = option(args, "--round-trips", 2000);
+        int rounds = option(args, "--rounds", 100);
+        int trips = option(args, "--round-trips", 500);
         int warmups = option(args, "--warmup-rounds", 5);
         int calls = option(args, "--calls", 20000);
         String params = System.getenv().getOrDefault("XDLINK_PARAMS", "");
@@ -98,10 +98,9 @@ public final class CclLatency {
 
         Arena arena = Arena.ofShared();
         CclNet net = CclNets.fromEnvironment(CclLog.system());
-        NativeTables tables = new NativeTables();
         Way[] ways = {
             Way.open("java", () -> JavaApiSide.pair(net, arena), net),
-            Way.open("native", () -> NativeTablesSide.pair(tables, arena), null),
+            Way.open("native", () -> NativeTablesSide.pair(arena), null),
         };
         long[][] samples = {new long[rounds * trips], new long[rounds * trips]};
         double[][] roundMedians = new double[2][rounds];
