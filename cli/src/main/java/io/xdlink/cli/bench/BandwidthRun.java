@@ -24,13 +24,26 @@ final class BandwidthRun {
 
     /** Runs the configured iterations (or duration) and returns the row. */
     BwResult run() {
-        return s.durationMode() ? runFor(s.duration()) : runIterations();
+        return s.durationMode() ? runFor(s.duration()) : runIterations(s.iterations());
     }
 
-    private BwResult runIterations() {
+    /**
+     * perftest's {@code --perform_warm_up}: the same transfer, unmeasured, so the row that follows times a warm
+     * path rather than class loading, compilation and the first touch of every buffer. At most
+     * {@link #WARM_UP_BYTES} per queue pair and never more than the measured run's iterations; every request
+     * completes before the measured run starts.
+     */
+    void warmUp() {
+        long n = Math.max(Math.min(s.iterations(), WARM_UP_BYTES / size), Math.min(s.iterations(), s.cqMod()));
+        runIterations(Math.max(1, n));
+    }
+
+    /** Bytes a warm-up moves per queue pair, at most: a second or so at the rates a loopback reaches. */
+    static final long WARM_UP_BYTES = 512L << 20;
+
+    private BwResult runIterations(long perQp) {
         List<QueuePair> qps = ep.qps();
         int q = qps.size();
-        long perQp = s.iterations();
         int total = Math.toIntExact(perQp * q);
         long[] posted = new long[total];
         long[] completed = new long[total];

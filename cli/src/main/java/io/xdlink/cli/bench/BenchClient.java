@@ -57,8 +57,13 @@ final class BenchClient extends BenchSide {
         o.header();
         List<BenchResult> rows = new ArrayList<>();
         ProgressBar bar = s.progress() ? new ProgressBar(err, s.sizes().size()) : null;
+        boolean warm = !s.warmUp() || !s.test().isBandwidth();
         for (long size : s.sizes()) {
             rv.barrier("size " + size);
+            if (!warm) {
+                new BandwidthRun(ep, s, size).warmUp();
+                warm = true;
+            }
             BenchResult r = s.test().isBandwidth() ? new BenchResult.Bw(new BandwidthRun(ep, s, size).run())
                     : LatencyRun.ping(ep, s, size);
             BenchRecord.parse(rv.exchange(r.toRecord().format()), "OK");

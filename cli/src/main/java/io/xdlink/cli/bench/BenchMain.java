@@ -144,6 +144,7 @@ final class BenchMain {
         Map<String, String> info = new LinkedHashMap<>();
         info.put("test", s.test().title());
         info.put("mode", s.loopback() ? "loopback" : s.isServer() ? "server" : "client");
+        info.put("warm_up", Boolean.toString(s.warmUp() && s.test().isBandwidth() && !s.isServer()));
         BenchReport report = BenchReport.of(label, info, s.unit(), rows);
         if (s.json() != null) {
             write(s.json(), report.toJson());

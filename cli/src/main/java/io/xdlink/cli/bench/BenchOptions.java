@@ -72,6 +72,11 @@ public final class BenchOptions {
             description = "Run both ends in this process over the simulated fabric, in real time: no hardware needed.")
     boolean loopback;
 
+    @Option(names = "--perform_warm_up", negatable = true,
+            description = "Bandwidth tests: move the first size once, unmeasured, before measuring (default: on with "
+                    + "--loopback, whose two ends start cold in one process; off otherwise, as perftest).")
+    Boolean warmUp;
+
     @Option(names = "--link", paramLabel = "GENxLANES",
             description = "With --loopback: the simulated cable, gen2x1 .. gen4x2 (default: gen3x2, 40 Gb/s).")
     String link;
@@ -174,7 +179,7 @@ public final class BenchOptions {
         return new BenchSettings(test, server, sizes, iters, duration,
                 gbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port, qps, depth, cqMod, rails, loopback,
                 explicit, json, plot, compare, baseline != null, Duration.ofSeconds(timeoutSeconds),
-                all && stderrIsTerminal);
+                all && stderrIsTerminal, warmUp == null ? loopback : warmUp);
     }
 
     static long parseSize(String text) {

@@ -27,11 +27,12 @@ import java.util.Map;
  * @param baselineRaw also run the same transfer over a plain TCP socket and print the ratio
  * @param timeout     how long to wait for the peer at any step
  * @param progress    draw a progress bar on stderr for {@code -a}
+ * @param warmUp      run the first size once unmeasured before measuring (bandwidth tests)
  */
 public record BenchSettings(BenchTest test, String server, List<Long> sizes, long iterations, Duration duration,
                             ReportUnit unit, int port, int qps, int txDepth, int cqMod, List<String> rails,
                             boolean loopback, Map<String, String> params, Path json, Path plot, List<Path> compare,
-                            boolean baselineRaw, Duration timeout, boolean progress) {
+                            boolean baselineRaw, Duration timeout, boolean progress, boolean warmUp) {
 
     /** perftest's {@code -a}: every power of two from 2 bytes to 8 MiB. */
     public static final List<Long> ALL_SIZES;
@@ -97,6 +98,6 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
                 (int) setup.getLong("qps", 1, BenchOptions.MAX_QPS),
                 (int) setup.getLong("txdepth", 1, BenchOptions.MAX_TX_DEPTH),
                 (int) setup.getLong("cqmod", 1, BenchOptions.MAX_CQ_MOD), rails, false, params, json, plot, compare,
-                setup.getLong("raw", 0, 1) == 1, timeout, false);
+                setup.getLong("raw", 0, 1) == 1, timeout, false, false);
     }
 }

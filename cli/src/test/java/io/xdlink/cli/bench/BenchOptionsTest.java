@@ -80,6 +80,24 @@ class BenchOptionsTest {
     }
 
     @Test
+    void onlyTheLoopbackWarmsUpUnlessAsked() {
+        assertThat(new BenchOptions().settings(BenchTest.WRITE_BW, false).warmUp()).isFalse();
+        BenchOptions loop = new BenchOptions();
+        loop.loopback = true;
+        assertThat(loop.settings(BenchTest.WRITE_BW, false).warmUp()).isTrue();
+        loop.warmUp = false;
+        assertThat(loop.settings(BenchTest.WRITE_BW, false).warmUp()).isFalse();
+        BenchOptions client = new BenchOptions();
+        client.server = "10.0.0.1";
+        client.warmUp = true;
+        BenchSettings c = client.settings(BenchTest.SEND_BW, false);
+        assertThat(c.warmUp()).isTrue();
+        // The server does not warm up: it only answers what the client sends.
+        assertThat(new BenchOptions().settings(BenchTest.SEND_BW, false)
+                .adopt(BenchRecord.parse(c.toRecord().format(), "SETUP")).warmUp()).isFalse();
+    }
+
+    @Test
     void theServerAdoptsTheClientsTestButNotADifferentOne() {
         BenchOptions client = new BenchOptions();
         client.server = "10.0.0.1";

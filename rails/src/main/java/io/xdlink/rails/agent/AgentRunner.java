@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Runs one agent on a thread of its own: duty cycle, idle strategy, again, until closed; then the agent's
@@ -18,20 +19,35 @@ public final class AgentRunner implements AutoCloseable {
     private final IdleStrategy idle;
     private final Consumer<Throwable> errorHandler;
     private final AtomicLong errors = new AtomicLong();
+    private final LongSupplier clock;
     private final Thread thread;
     private volatile boolean running = true;
+    // The two halves of a handshake that loses no wake: the runner says it is about to idle and then looks for a
+    // wake; a waker says it woke and then looks for an idler. Whichever goes second sees the other.
     private volatile boolean sleeping;
+    private volatile boolean woken;
 
-    private AgentRunner(Agent agent, IdleStrategy idle, Consumer<Throwable> errorHandler) {
+    private AgentRunner(Agent agent, IdleStrategy idle, Consumer<Throwable> errorHandler, LongSupplier clock) {
         this.agent = Objects.requireNonNull(agent, "agent");
         this.idle = Objects.requireNonNull(idle, "idle");
         this.errorHandler = Objects.requireNonNull(errorHandler, "errorHandler");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.thread = Thread.ofPlatform().name(agent.roleName()).daemon(true).unstarted(this::run);
     }
 
-    /** Starts {@code agent} on a new daemon thread named after its role. */
+    /** Starts {@code agent} on a new daemon thread named after its role; its deadlines are in System.nanoTime(). */
     public static AgentRunner start(Agent agent, IdleStrategy idle, Consumer<Throwable> errorHandler) {
-        AgentRunner r = new AgentRunner(agent, idle, errorHandler);
+        return start(agent, idle, errorHandler, System::nanoTime);
+    }
+
+    /**
+     * Starts {@code agent} on a new daemon thread named after its role.
+     *
+     * @param clock the clock the agent's {@link Agent#nextDeadlineNanos()} reads, so idling never sleeps past it
+     */
+    public static AgentRunner start(Agent agent, IdleStrategy idle, Consumer<Throwable> errorHandler,
+                                    LongSupplier clock) {
+        AgentRunner r = new AgentRunner(agent, idle, errorHandler, clock);
         r.thread.start();
         return r;
     }
@@ -40,6 +56,7 @@ public final class AgentRunner implements AutoCloseable {
         idle.reset();
         try {
             while (running) {
+                woken = false;
                 int work;
                 try {
                     work = agent.doWork();
@@ -50,7 +67,13 @@ public final class AgentRunner implements AutoCloseable {
                 }
                 if (work == 0) {
                     sleeping = true;
-                    idle.idle(0);
+                    if (woken) {
+                        // Work was handed over during the cycle that found none: look again at once.
+                        idle.reset();
+                    } else {
+                        long deadline = agent.nextDeadlineNanos();
+                        idle.idle(0, deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.getAsLong());
+                    }
                     sleeping = false;
                 } else {
                     idle.idle(work);
@@ -71,6 +94,7 @@ public final class AgentRunner implements AutoCloseable {
      * from another thread, or frames arriving for it, are taken up at once. Any thread; cheap when it is busy.
      */
     public void wake() {
+        woken = true;
         if (sleeping) {
             LockSupport.unpark(thread);
         }

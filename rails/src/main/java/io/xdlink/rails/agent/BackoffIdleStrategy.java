@@ -57,6 +57,19 @@ public final class BackoffIdleStrategy implements IdleStrategy {
     }
 
     @Override
+    public void idle(int workCount, long limitNanos) {
+        if (workCount > 0 || spins < maxSpins || yields < maxYields) {
+            idle(workCount);
+        } else if (limitNanos <= 0) {
+            Thread.onSpinWait();
+        } else {
+            // A park never outlasts the next timer; the doubling goes on so an idle engine still backs off.
+            LockSupport.parkNanos(Math.min(parkNanos, limitNanos));
+            parkNanos = Math.min(parkNanos * 2, maxParkNanos);
+        }
+    }
+
+    @Override
     public void reset() {
         spins = 0;
         yields = 0;

@@ -48,7 +48,8 @@ public final class Device implements AutoCloseable {
         SplittableRandom seeds = new SplittableRandom(config.seed());
         this.keys = new KeyTable(seeds.split());
         this.engine = new DeviceEngine(this, config.settings(), config.clock(), config.id(), seeds.nextLong(), keys);
-        this.runner = config.invoker() ? null : AgentRunner.start(engine, config.idle(), e -> engine.lastError = e);
+        this.runner = config.invoker() ? null : AgentRunner.start(engine, config.idle(), e -> engine.lastError = e,
+                config.clock()::nanoTime);
         if (runner != null) {
             engine.waker(runner::wake);
         }
