@@ -220,7 +220,7 @@ public final class HostFabric implements Fabric {
             TcpLinkEndpoint to = LinkPairing.endpointFor(new LinkPairing.Local(linkId, ll.address()), ours, peer,
                     up.endpoints());
             rail = RailConnector.connect(new InetSocketAddress(ll.address().address(), 0), to.socketAddress(),
-                    new RailHello(local, peer, index), info, remaining(deadline));
+                    new RailHello(local, peer, index), info, remaining(deadline), loop);
         } else {
             rail = rendezvous.await(new RailRendezvous.Key(peer, linkId, index),
                     Math.max(1, deadline - System.nanoTime()));

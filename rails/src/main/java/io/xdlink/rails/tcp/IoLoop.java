@@ -4,6 +4,7 @@ import io.xdlink.xdomain.Scheduler;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
@@ -84,9 +85,18 @@ public final class IoLoop implements Scheduler, AutoCloseable {
     }
 
     /** Registers a channel (non-blocking) for {@code ops}; on the loop only. */
-    SelectionKey register(SelectableChannel channel, int ops, Handler handler) throws ClosedChannelException {
+    SelectionKey register(SelectableChannel channel, int ops, Handler handler) throws IOException {
         assert inLoop();
-        return channel.register(selector, ops, handler);
+        try {
+            return channel.register(selector, ops, handler);
+        } catch (CancelledKeyException e) {
+            // Its previous registration here (a handshake that handed the channel over) was cancelled in this
+            // round, and a selector forgets a cancelled key only at its next selection: make that happen now.
+            // Readiness it finds is not lost, the selector is level-triggered and reports it again.
+            selector.selectNow();
+            selector.selectedKeys().clear();
+            return channel.register(selector, ops, handler);
+        }
     }
 
     private void run() {
@@ -113,7 +123,9 @@ public final class IoLoop implements Scheduler, AutoCloseable {
                 if (key.attachment() instanceof Handler h) {
                     runSafely(() -> h.failed(new ClosedChannelException()));
                 }
-                closeQuietly(key.channel());
+                if (key.isValid()) {
+                    closeQuietly(key.channel()); // a handler that let go (a watched rail) keeps its socket
+                }
             }
             closeQuietly(selector);
         }

@@ -26,11 +26,12 @@ public final class RailConnector {
      * @param local  the local interface address to leave from (port 0), or null to let routing choose
      * @param hello  who connects, whom it expects, which rail
      * @param info   what the rail will report about itself
+     * @param watcher the loop that tells the rail's engine about arrivals ({@code onArrival}), or null for none
      * @throws IOException when the peer cannot be reached, refuses the rail, is not the host the hello names, or
      *                     does not answer within the connect timeout
      */
     public static TcpRailTransport connect(InetSocketAddress local, InetSocketAddress remote, RailHello hello,
-                                           RailInfo info, TcpSettings settings) throws IOException {
+                                           RailInfo info, TcpSettings settings, IoLoop watcher) throws IOException {
         long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
         String name = "rail " + info.name() + " to " + remote;
         SocketChannel ch = SocketChannel.open();
@@ -72,7 +73,7 @@ public final class RailConnector {
                 throw new IOException(name + ": answered by host " + reply.from() + ", expected " + hello.to());
             }
             key.cancel(); // closing the selector releases the socket, so the engine owns a plain non-blocking one
-            return new TcpRailTransport(ch, info, reader, writer);
+            return new TcpRailTransport(ch, info, reader, writer, watcher);
         } catch (IOException | RuntimeException e) {
             IoLoop.closeQuietly(ch);
             throw e;

@@ -9,8 +9,8 @@ import java.nio.channels.ReadableByteChannel;
 
 /**
  * Cuts a byte stream into records, each a 2-byte big-endian length followed by that many bytes, straight out of one
- * direct buffer: a record is handed out as a slice of the buffer, so nothing is copied between the socket and the
- * consumer. A length outside {@code [min, max]} is refused before anything is read behind it, so an untrusted length
+ * direct buffer: a record is handed out as a slice of the buffer, or by its offset for a consumer that reads in
+ * place, so nothing is copied between the socket and the consumer. A length outside {@code [min, max]} is refused before anything is read behind it, so an untrusted length
  * never decides how much is allocated or awaited.
  */
 final class RecordReader {
@@ -25,6 +25,7 @@ final class RecordReader {
     private int start;
     private int end;
     private boolean endOfStream;
+    private int recordLength;
 
     /**
      * @param name     the stream in error messages ({@code rail thunderbolt0/0})
@@ -75,13 +76,24 @@ final class RecordReader {
      * @throws StreamFormatException when the length is out of range, or the stream ended inside a record
      */
     MemorySegment next() throws StreamFormatException {
+        long at = nextRecord();
+        return at < 0 ? null : segment.asSlice(at, recordLength);
+    }
+
+    /**
+     * Takes the next whole record without making a slice: its offset in {@link #segment()} (its length in
+     * {@link #recordLength()}), valid until the next {@link #fill}, or -1 when more bytes are needed.
+     *
+     * @throws StreamFormatException when the length is out of range, or the stream ended inside a record
+     */
+    long nextRecord() throws StreamFormatException {
         int available = end - start;
         if (available < PREFIX_BYTES) {
             if (endOfStream && available > 0) {
                 throw new StreamFormatException(name + ": the stream ended inside a record's length prefix ("
                         + available + " of " + PREFIX_BYTES + " bytes)");
             }
-            return null;
+            return -1;
         }
         int length = Short.toUnsignedInt(segment.get(LENGTH, start));
         if (length < minRecord || length > maxRecord) {
@@ -93,11 +105,22 @@ final class RecordReader {
                 throw new StreamFormatException(name + ": the stream ended inside a record of " + length + " bytes ("
                         + (available - PREFIX_BYTES) + " arrived)");
             }
-            return null;
+            return -1;
         }
-        MemorySegment record = segment.asSlice(start + PREFIX_BYTES, length);
+        long at = start + PREFIX_BYTES;
+        recordLength = length;
         start += PREFIX_BYTES + length;
-        return record;
+        return at;
+    }
+
+    /** The buffer records are handed out of. */
+    MemorySegment segment() {
+        return segment;
+    }
+
+    /** Length of the record {@link #nextRecord} took last. */
+    int recordLength() {
+        return recordLength;
     }
 
     /** Renames the stream in later errors (a rail's connection gets its rail's name once set up). */

@@ -1,5 +1,7 @@
 package io.xdlink.rails.tcp;
 
+import io.xdlink.rails.RailTransport.FrameWriter;
+
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -53,6 +55,20 @@ final class RecordWriter {
             return false;
         }
         MemorySegment.copy(bytes, 0, segment, at, length);
+        commit(length);
+        return true;
+    }
+
+    /**
+     * Appends one record of {@code length} bytes that {@code writer} writes straight into the buffer; false, with
+     * the writer not called, when there is no room now. Nothing is taken until the writer returns.
+     */
+    boolean append(int length, FrameWriter writer) {
+        long at = room(length);
+        if (at < 0) {
+            return false;
+        }
+        writer.write(segment, at);
         commit(length);
         return true;
     }

@@ -49,7 +49,7 @@ public final class TcpLoopbackPair implements AutoCloseable {
                             ? new RailAcceptor.Take(acceptInfo, taken::complete)
                             : new RailAcceptor.Refuse(RailHello.Status.UNKNOWN_PEER));
             TcpRailTransport connecting = RailConnector.connect(new InetSocketAddress(loopback, 0), listener.address(),
-                    new RailHello(a, b, 0), new RailInfo("loopback/a", "loopback", link, false), settings);
+                    new RailHello(a, b, 0), new RailInfo("loopback/a", "loopback", link, false), settings, loop);
             TcpRailTransport accepting;
             try {
                 accepting = taken.get(settings.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);

@@ -16,8 +16,12 @@ import java.nio.channels.SocketChannel;
  * <p>On the stream every frame is a 2-byte big-endian length and the frame's bytes. {@link #offer} only copies into a
  * batch buffer; {@link #flush} writes the batch with one non-blocking {@code write}, so a progress engine that offers
  * a burst and flushes once per duty cycle pays one system call per burst, not per frame. {@link #poll} reads once
- * when no whole frame is buffered and hands frames out as slices of the receive buffer, without copying. Nothing
- * here blocks: a full socket makes {@code offer} return false once the batch buffer is full too.
+ * when no whole frame is buffered and hands frames out in place in the receive buffer, without copying or slicing.
+ * {@link #offer(int, FrameWriter)} lets the engine build a frame straight into the batch buffer. Nothing here blocks:
+ * a full socket makes {@code offer} return false once the batch buffer is full too.
+ *
+ * <p>An engine that parks when idle learns of arriving frames through {@link #onArrival}: the host's (or the
+ * loopback pair's) {@link IoLoop} watches the socket and calls the engine's wake ({@link ArrivalWatch}).
  *
  * <p>TCP neither loses nor reorders, so {@link RailInfo#lossy()} is false; a broken connection is a closed rail.
  * {@link #fail} may be called from any thread (a keepalive that found the peer dead); everything else belongs to the
@@ -31,8 +35,13 @@ public final class TcpRailTransport implements RailTransport {
     private volatile RailClosedException failure;
     /** Registration with the polling thread's {@link RailWaiter}, once that thread idles on one. */
     private SelectionKey waitKey;
+    /** Tells the owning engine about arrivals and room to send, once it asked with {@link #onArrival}. */
+    private final ArrivalWatch arrivals;
 
-    TcpRailTransport(SocketChannel channel, RailInfo info, RecordReader reader, RecordWriter writer) {
+    /**
+     * @param watcher the loop that watches the socket for {@link #onArrival}, or null to leave arrivals unreported
+     */
+    TcpRailTransport(SocketChannel channel, RailInfo info, RecordReader reader, RecordWriter writer, IoLoop watcher) {
         if (info.lossy()) {
             throw new IllegalArgumentException("a TCP rail is not lossy: " + info);
         }
@@ -40,7 +49,14 @@ public final class TcpRailTransport implements RailTransport {
         this.info = info;
         this.reader = reader;
         this.writer = writer;
+        this.arrivals = new ArrivalWatch(channel, watcher);
         reader.rename(info.name());
+    }
+
+    /** Frames arriving, or room to send after a refusal, call {@code wake} from the watching loop's thread. */
+    @Override
+    public void onArrival(Runnable wake) {
+        arrivals.start(wake);
     }
 
     /** A reader for a rail stream: frames of 1 to {@link #MAX_FRAME_BYTES} bytes. */
@@ -67,6 +83,20 @@ public final class TcpRailTransport implements RailTransport {
         return writer.append(frame);
     }
 
+    /** Writes the frame straight into the batch buffer: the engine builds each frame once, and nothing copies it. */
+    @Override
+    public boolean offer(int length, FrameWriter frameWriter) {
+        if (length < 1 || length > MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException(info.name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not " + length);
+        }
+        checkOpen();
+        if (writer.append(length, frameWriter)) {
+            return true;
+        }
+        write();
+        return writer.append(length, frameWriter);
+    }
+
     @Override
     public int flush() {
         checkOpen();
@@ -78,6 +108,7 @@ public final class TcpRailTransport implements RailTransport {
             int n = writer.writeTo(channel);
             if (writer.pending() > 0) {
                 joinWaiter();
+                arrivals.arm(SelectionKey.OP_WRITE); // full: room to send wakes an engine that idles meanwhile
             }
             if (waitKey != null) {
                 // A socket that did not take everything wakes an idle thread when it has room again.
@@ -100,14 +131,15 @@ public final class TcpRailTransport implements RailTransport {
         try {
             joinWaiter();
             while (handed < limit) {
-                MemorySegment frame = reader.next();
-                if (frame != null) {
-                    receiver.onFrame(frame);
+                long at = reader.nextRecord();
+                if (at >= 0) {
+                    receiver.onFrame(reader.segment(), at, reader.recordLength());
                     handed++;
                     continue;
                 }
                 int read = reader.fill(channel);
                 if (read == 0) {
+                    arrivals.arm(SelectionKey.OP_READ); // drained: the next frame to arrive wakes an idle engine
                     break;
                 }
                 if (read < 0) {
@@ -168,6 +200,7 @@ public final class TcpRailTransport implements RailTransport {
                 f = failure;
             }
         }
+        arrivals.stop();
         try {
             channel.close();
         } catch (IOException ignored) {

@@ -62,11 +62,22 @@ class RecordReaderTest {
 
     private static byte[] readAll(RecordReader reader, ReadableByteChannel ch) throws IOException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        while (true) {
-            MemorySegment r = reader.next();
-            if (r != null) {
-                out.write(r.toArray(ValueLayout.JAVA_BYTE));
-                continue;
+        for (int taken = 0; ; ) {
+            // Alternately as a slice and in place, so both ways cut the same records.
+            if (taken % 2 == 0) {
+                MemorySegment r = reader.next();
+                if (r != null) {
+                    out.write(r.toArray(ValueLayout.JAVA_BYTE));
+                    taken++;
+                    continue;
+                }
+            } else {
+                long at = reader.nextRecord();
+                if (at >= 0) {
+                    out.write(reader.segment().asSlice(at, reader.recordLength()).toArray(ValueLayout.JAVA_BYTE));
+                    taken++;
+                    continue;
+                }
             }
             if (reader.fill(ch) < 0) {
                 assertThat(reader.next()).isNull();
@@ -188,5 +199,18 @@ class RecordReaderTest {
         }
         assertThat(sink.size()).isEqualTo(3 * 42);
         assertThat(writes[0]).isEqualTo(3);
+    }
+
+    @Test
+    void aRecordWrittenInPlaceGetsItsPrefixAndARefusedOneIsNeverWritten() throws IOException {
+        RecordWriter writer = new RecordWriter(10);
+        assertThat(writer.append(3, (buf, at) -> buf.asSlice(at, 3).copyFrom(MemorySegment.ofArray(new byte[] {7, 8, 9}))))
+                .isTrue();
+        boolean[] called = {false};
+        assertThat(writer.append(6, (buf, at) -> called[0] = true)).as("5 + 8 bytes do not fit in 10").isFalse();
+        assertThat(called[0]).as("a refused record's writer is not called").isFalse();
+        java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+        writer.writeTo(java.nio.channels.Channels.newChannel(sink));
+        assertThat(sink.toByteArray()).containsExactly(0, 3, 7, 8, 9);
     }
 }

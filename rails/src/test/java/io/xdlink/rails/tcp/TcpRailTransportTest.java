@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -129,7 +130,7 @@ class TcpRailTransportTest {
             }
         });
         return track(RailConnector.connect(null, (InetSocketAddress) server.getLocalSocketAddress(),
-                new RailHello(me, them, 3), new RailInfo("rail x", "l", LINK, false), TcpSettings.defaults()));
+                new RailHello(me, them, 3), new RailInfo("rail x", "l", LINK, false), TcpSettings.defaults(), null));
     }
 
     private static RailClosedException pollUntilClosed(TcpRailTransport rail, List<byte[]> got) {
@@ -215,9 +216,9 @@ class TcpRailTransportTest {
                 local, TcpSettings.defaults(), h -> new RailAcceptor.Refuse(RailHello.Status.UNKNOWN_PEER)));
         RailInfo info = new RailInfo("r", "l", LINK, false);
         assertThatThrownBy(() -> RailConnector.connect(null, listener.address(), new RailHello(UUID.randomUUID(), local, 0),
-                info, TcpSettings.defaults())).isInstanceOf(IOException.class).hasMessageEndingWith("refused: UNKNOWN_PEER");
+                info, TcpSettings.defaults(), null)).isInstanceOf(IOException.class).hasMessageEndingWith("refused: UNKNOWN_PEER");
         assertThatThrownBy(() -> RailConnector.connect(null, listener.address(),
-                new RailHello(UUID.randomUUID(), UUID.randomUUID(), 0), info, TcpSettings.defaults()))
+                new RailHello(UUID.randomUUID(), UUID.randomUUID(), 0), info, TcpSettings.defaults(), null))
                 .isInstanceOf(IOException.class).hasMessageEndingWith("refused: WRONG_HOST");
     }
 
@@ -227,7 +228,7 @@ class TcpRailTransportTest {
         TcpSettings quick = new TcpSettings(0, 0, TcpSettings.MIN_RAIL_BUFFER, Duration.ofMillis(300),
                 Duration.ofMillis(10), Duration.ofMillis(200), Duration.ofMillis(50));
         assertThatThrownBy(() -> RailConnector.connect(null, (InetSocketAddress) silent.getLocalSocketAddress(),
-                new RailHello(UUID.randomUUID(), UUID.randomUUID(), 0), new RailInfo("r", "l", LINK, false), quick))
+                new RailHello(UUID.randomUUID(), UUID.randomUUID(), 0), new RailInfo("r", "l", LINK, false), quick, null))
                 .isInstanceOf(SocketTimeoutException.class).hasMessageContaining("timed out waiting for the reply");
     }
 
@@ -261,6 +262,51 @@ class TcpRailTransportTest {
 
     private static MemorySegment copy(MemorySegment s) {
         return MemorySegment.ofArray(s.toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    @Test
+    void anArrivingFrameWakesTheRailsEngineAndADrainedRailRearms() throws Exception {
+        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        AtomicInteger wakes = new AtomicInteger();
+        pair.b().onArrival(wakes::incrementAndGet);
+        // The watch starts with room to send, which the loop reports at once: it is registered from then on.
+        Await.until("the watch to start", () -> wakes.get() > 0);
+        List<byte[]> got = new ArrayList<>();
+        for (int burst = 1; burst <= 3; burst++) {
+            drain(pair.b(), got); // finds the socket drained: arms the watch
+            int before = wakes.get();
+            pair.a().offer(MemorySegment.ofArray(new byte[] {(byte) burst}));
+            pair.a().flush();
+            Await.until("a wake for burst " + burst, () -> wakes.get() > before);
+            int total = burst;
+            Await.until("the frame of burst " + burst, () -> {
+                drain(pair.b(), got);
+                return got.size() == total;
+            });
+        }
+        assertThat(got).containsExactly(new byte[] {1}, new byte[] {2}, new byte[] {3});
+    }
+
+    @Test
+    void aRailThatRefusedAnOfferWakesItsEngineWhenTheSocketHasRoomAgain() throws Exception {
+        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        AtomicInteger wakes = new AtomicInteger();
+        pair.a().onArrival(wakes::incrementAndGet);
+        Await.until("the watch to start", () -> wakes.get() > 0);
+        MemorySegment frame = MemorySegment.ofArray(new byte[4096]);
+        long offered = 0;
+        while (pair.a().offer(frame)) {
+            offered++;
+        }
+        pair.a().flush(); // the socket is full: the watch is armed for room
+        int before = wakes.get();
+        List<byte[]> got = new ArrayList<>();
+        Await.until("a wake once the peer read", () -> {
+            drain(pair.b(), got);
+            return wakes.get() > before;
+        });
+        assertThat(offered).as("the socket filled").isGreaterThan(0);
+        assertThat(pair.a().offer(frame)).as("room again").isTrue();
     }
 
     @Test
