@@ -28,6 +28,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Two rails devices in this process joined by one loopback cable ({@code loopback=1} and the given link
@@ -50,6 +51,8 @@ final class SimDevicePair implements AutoCloseable {
     private final MemoryRegion dst;
     private final Arena arena = Arena.ofShared();
     private final long size;
+    /** How long the benchmark thread sleeps between looks at the completion queue, when devices have threads. */
+    private static final long WAIT_NANOS = 100_000;
     private long posted;
 
     SimDevicePair(Map<String, String> link, long size, int depth, boolean invoker) throws Exception {
@@ -104,9 +107,12 @@ final class SimDevicePair implements AutoCloseable {
 
     private DeviceConfig config(RailsSettings settings, Scheduler clock, long seed) {
         DeviceConfig.Builder b = DeviceConfig.builder().settings(settings).clock(clock).seed(seed);
-        // Parks of at most 100 us: a paced 40 Gb/s rail drains a 1024-frame window in 840 us, so an engine asleep
-        // longer than that would idle the cable.
-        return (invoker ? b.invoker() : b.thread(new BackoffIdleStrategy(100, 10, 1_000, 100_000))).build();
+        // A progress thread that finds nothing to do parks at once, 50 us at first, 200 us at most: a paced 40 Gb/s
+        // rail drains a 4096-frame ring in 3.4 ms, and the simulator wakes an engine when a frame it waits for is
+        // due or half its TX ring has drained, so short parks lose no wire time. What they save is processor
+        // time: spinning and yielding between frames cost a paced run two to five times the CPU per frame, which on
+        // a shared machine is time the engines then wait for.
+        return (invoker ? b.invoker() : b.thread(new BackoffIdleStrategy(20, 0, 50_000, 200_000))).build();
     }
 
     private void post() {
@@ -120,8 +126,11 @@ final class SimDevicePair implements AutoCloseable {
             a.agent().doWork();
             b.agent().doWork();
         } else {
-            // The engines have threads of their own; waiting here must not take their processor.
-            Thread.yield();
+            // The engines have threads of their own; waiting here must not take their processor. Yielding is not
+            // enough: a thread that yields in a loop still runs whenever the scheduler looks, on a box shared with
+            // other work it took a quarter to a third of a core from the engines. WRITEs in flight keep the cable
+            // busy while this thread sleeps, so it sleeps.
+            LockSupport.parkNanos(WAIT_NANOS);
         }
     }
 

@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * Runs {@link SimBandwidthBench} in one JMH run and prints each simulator target beside what it is measured
  * against: unpaced WRITE bandwidth through the rails engine as a share of {@code MemorySegment.copy} (target at
  * least 50%), and real-time paced bandwidth at 10, 20 and 40 Gb/s as a share of the configured rate (target within
- * 3%). Arguments are JMH's own ({@code -wi 2 -i 3}). Run:
+ * 3%), each paced figure with the share of time its progress threads spent waiting for a processor, which is
+ * what a paced run on a shared machine misses its rate by. Arguments are JMH's own ({@code -wi 2 -i 3}). Run:
  * {@code java -cp bench/target/xdlink-benchmarks.jar io.xdlink.bench.SimRatios}.
  */
 public final class SimRatios {
@@ -57,12 +58,21 @@ public final class SimRatios {
                 int rate = Integer.parseInt(r.getParams().getParam("rateMbps"));
                 String what = name.endsWith("pacedSimWrite") ? "WRITE through the rails engine" : "frames, rail alone";
                 paced.append(pacedLine(what, rate, opsPerSecond * SimBandwidthBench.MESSAGE * 8 / 1e6)).append('\n');
+                if (name.endsWith("pacedSimWrite")) {
+                    paced.append("runq:pacedSimWrite:").append(rate).append('\n');
+                }
             }
         }
         Map<String, Double> cpu = new HashMap<>();
+        Map<String, Double> shares = new HashMap<>();
         for (String line : Files.readAllLines(cpuFile)) {
             String[] f = line.trim().split(" ");
-            if (f.length == 2) {
+            if (f.length != 2) {
+                continue;
+            }
+            if (f[0].startsWith("runq:") || f[0].startsWith("oncpu:")) {
+                shares.put(f[0], Double.parseDouble(f[1]));
+            } else {
                 cpu.put(f[0], Double.parseDouble(f[1]) / (1 << 20));
             }
         }
@@ -95,7 +105,18 @@ public final class SimRatios {
                                 cpuRail / cpuCopy * 100));
             }
         }
-        System.out.print(paced);
+        for (String line : paced.toString().split("\n")) {
+            if (line.startsWith("runq:")) {
+                Double waiting = shares.get(line);
+                Double running = shares.get("oncpu:" + line.substring("runq:".length()));
+                if (waiting != null && running != null) {
+                    System.out.printf(Locale.ROOT, "  progress threads: %.0f%% of the time waiting for a processor,"
+                            + " %.0f%% on one (each, averaged)%n", waiting * 100, running * 100);
+                }
+            } else if (!line.isEmpty()) {
+                System.out.println(line);
+            }
+        }
     }
 
     private static double load() {

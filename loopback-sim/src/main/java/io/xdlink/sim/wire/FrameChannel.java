@@ -90,7 +90,9 @@ public final class FrameChannel {
     private long overflowAtReceive;
 
     private volatile Runnable receiverWake;
+    private final boolean realTime;
     private long publishWakeCovered = Long.MIN_VALUE;
+    private long roomWakeCovered = Long.MIN_VALUE;
     private long pollWakeCovered = Long.MIN_VALUE;
     private volatile Runnable senderWake;
     private volatile boolean senderWaiting;
@@ -112,6 +114,7 @@ public final class FrameChannel {
         }
         this.wire = wire;
         this.bucket = wire.bucket();
+        this.realTime = bucket != null && !wire.clock().isVirtual();
         this.waker = waker;
         this.faults = faults;
         this.e2e = e2e;
@@ -196,7 +199,7 @@ public final class FrameChannel {
         } else {
             if (!txRing.hasRoom(now)) {
                 waker.wakeAt(txRing.nextRoomAt());
-                senderWaiting = true;
+                refusedByTxRing(now);
                 return false;
             }
             long leaves = bucket.reserve(length, now);
@@ -227,14 +230,16 @@ public final class FrameChannel {
             // The held frame at position tail goes behind the frame(s) just written.
             rotateBehind(tail, need);
             holding = false;
-            publish(tail + 1 + need);
+            publish(tail + 1 + need, true);
         } else if ((fate & FrameFaults.HOLD) != 0) {
             holding = true;
             heldSince = now;
             reordered++;
             waker.wakeAt(now + HOLD_NANOS);
         } else {
-            publish(tail + need);
+            // In real time a frame due later is the business of the wake scheduled for it below: waking the
+            // receiver now would only show it a frame it cannot take yet, once per frame.
+            publish(tail + need, !realTime || arrival - now < Waker.REAL_WAKE_AHEAD_NANOS);
         }
         waker.wakeAt(arrival);
         publishWakeCovered = waker.wakeLater(arrival, now, publishWakeCovered, receiverWake);
@@ -255,7 +260,7 @@ public final class FrameChannel {
 
     private int release() {
         holding = false;
-        publish(tail + 1);
+        publish(tail + 1, true);
         return 1;
     }
 
@@ -330,12 +335,29 @@ public final class FrameChannel {
         payloadLengthOf[last] = payloadLength;
     }
 
-    private void publish(long newTail) {
+    private void publish(long newTail, boolean wake) {
         TAIL.setRelease(this, newTail);
         Runnable w = receiverWake;
-        if (w != null) {
+        if (wake && w != null) {
             w.run();
         }
+    }
+
+    /**
+     * The TX ring is full (sender's thread). Room comes back as frames leave the wire, whatever the receiver does.
+     * In real time the sender is woken once half the ring has drained, so it refills it in one go, as a driver
+     * does on a moderated TX-completion interrupt, rather than once per frame that leaves; when that is too soon
+     * for a scheduled wake, the receiver wakes it as it takes frames.
+     */
+    private void refusedByTxRing(long now) {
+        if (realTime) {
+            long at = txRing.roomAt(txRing.size() / 2, now);
+            if (at - now >= Waker.REAL_WAKE_AHEAD_NANOS) {
+                roomWakeCovered = waker.wakeLater(at, now, roomWakeCovered, senderWake);
+                return;
+            }
+        }
+        senderWaiting = true;
     }
 
     /**

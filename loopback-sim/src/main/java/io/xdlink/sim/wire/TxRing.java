@@ -27,6 +27,23 @@ final class TxRing {
         return leavesAt[first];
     }
 
+    /** Entries in all. */
+    int size() {
+        return leavesAt.length;
+    }
+
+    /**
+     * When at least {@code entries} entries will be free, if no frame is added meanwhile: {@code now} when they
+     * already are. Call after {@link #hasRoom} so frames gone by {@code now} are forgotten.
+     */
+    long roomAt(int entries, long now) {
+        int missing = entries - (leavesAt.length - queued);
+        if (missing <= 0) {
+            return now;
+        }
+        return leavesAt[(first + Math.min(missing, queued) - 1) % leavesAt.length];
+    }
+
     /** A frame that leaves the wire at {@code leaves} takes an entry; only after {@link #hasRoom} said yes. */
     void add(long leaves) {
         leavesAt[(first + queued) % leavesAt.length] = leaves;

@@ -25,10 +25,10 @@ public final class Waker {
         this.clock = clock;
     }
 
-    /** Makes sure virtual time stops at {@code deadline} (scheduler nanoseconds). */
     /** How far ahead a frame must be due before a real-time wake is worth a scheduled task. */
     static final long REAL_WAKE_AHEAD_NANOS = 50_000;
 
+    /** Makes sure virtual time stops at {@code deadline} (scheduler nanoseconds). */
     public void wakeAt(long deadline) {
         if (!clock.isVirtual()) {
             return;

@@ -111,17 +111,58 @@ class SimRailTransportTest {
             SimRail r = new SimRail("c/rail0", "c", LinkState.of(Generation.GEN3, 2),
                     new Wire("c:a->b", real, 40_000, 500_000), new Wire("c:b->a", real, 40_000, 500_000),
                     FaultPlan.NONE, new SimRail.Rings(8, 8), new SimRail.Rings(8, 8), new Waker(real), () -> { });
-            java.util.concurrent.CountDownLatch due = new java.util.concurrent.CountDownLatch(2);
-            r.endB().onArrival(due::countDown);
+            java.util.concurrent.CountDownLatch due = new java.util.concurrent.CountDownLatch(1);
+            AtomicInteger woken = new AtomicInteger();
+            r.endB().onArrival(() -> {
+                woken.incrementAndGet();
+                due.countDown();
+            });
+            long sent = System.nanoTime();
             assertThat(r.endA().offer(Frames.frame(1, 64))).isTrue();
-            // Once when the frame is published, once more when its 500 us of latency are over.
+            // Not when the frame is published (it could not be taken yet), but once its 500 us of latency are over.
             assertThat(due.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(System.nanoTime() - sent).as("woken when due").isGreaterThanOrEqualTo(500_000);
+            assertThat(woken).hasValue(1);
             List<Long> got = new ArrayList<>();
             long deadline = System.nanoTime() + 30_000_000_000L;
             while (got.isEmpty() && System.nanoTime() < deadline) {
                 r.endB().poll(f -> got.add(Frames.seq(f)), 1);
             }
             assertThat(got).containsExactly(1L);
+        }
+    }
+
+    @Test
+    void inRealTimeASenderRefusedByItsFullTxRingIsWokenOnceHalfTheRingHasLeft() throws Exception {
+        try (SystemScheduler system = new SystemScheduler("xdlink-sim-test")) {
+            SimClock real = SimClock.real(system);
+            // 100 Mb/s: a 4 KiB frame holds the wire 328 us, so the ring's frames leave far apart.
+            SimRail r = new SimRail("c/rail0", "c", LinkState.of(Generation.GEN3, 2),
+                    new Wire("c:a->b", real, 100, 0), new Wire("c:b->a", real, 100, 0), FaultPlan.NONE,
+                    new SimRail.Rings(8, 1024), new SimRail.Rings(8, 1024), new Waker(real), () -> { });
+            java.util.concurrent.CountDownLatch room = new java.util.concurrent.CountDownLatch(1);
+            AtomicInteger woken = new AtomicInteger();
+            r.endA().onArrival(() -> {
+                woken.incrementAndGet();
+                room.countDown();
+            });
+            // The wire's saved-up credit lets the first frames leave at once; then the TX ring fills with 8 frames
+            // that leave 328 us apart. The receiver's ring is far from full, so the TX ring is what refuses.
+            int queued = 0;
+            while (r.endA().offer(Frames.frame(queued, 4096))) {
+                queued++;
+            }
+            long refused = System.nanoTime();
+            assertThat(queued).isBetween(8, 1000);
+            assertThat(room.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            // Four frames of 328 us each had to leave first, not one.
+            assertThat(System.nanoTime() - refused).isGreaterThanOrEqualTo(1_000_000);
+            assertThat(woken).as("one wake for half a ring").hasValue(1);
+            int sent = 0;
+            while (r.endA().offer(Frames.frame(2000 + sent, 4096))) {
+                sent++;
+            }
+            assertThat(sent).as("the room it was woken for").isGreaterThanOrEqualTo(4);
         }
     }
 
