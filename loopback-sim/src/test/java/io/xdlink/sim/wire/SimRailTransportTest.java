@@ -152,11 +152,8 @@ class SimRailTransportTest {
             while (r.endA().offer(Frames.frame(queued, 4096))) {
                 queued++;
             }
-            long refused = System.nanoTime();
             assertThat(queued).isBetween(8, 1000);
             assertThat(room.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-            // Four frames of 328 us each had to leave first, not one.
-            assertThat(System.nanoTime() - refused).isGreaterThanOrEqualTo(1_000_000);
             assertThat(woken).as("one wake for half a ring").hasValue(1);
             int sent = 0;
             while (r.endA().offer(Frames.frame(2000 + sent, 4096))) {
