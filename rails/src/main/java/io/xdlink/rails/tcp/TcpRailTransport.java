@@ -139,7 +139,12 @@ public final class TcpRailTransport implements RailTransport {
                 }
                 int read = reader.fill(channel);
                 if (read == 0) {
-                    arrivals.arm(SelectionKey.OP_READ); // drained: the next frame to arrive wakes an idle engine
+                    if (handed == 0) {
+                        // Nothing at all: the engine may idle next, so the next frame to arrive wakes it. A poll
+                        // that handed frames over leaves this to the next one, so a busy stream costs the loop
+                        // nothing.
+                        arrivals.arm(SelectionKey.OP_READ);
+                    }
                     break;
                 }
                 if (read < 0) {
