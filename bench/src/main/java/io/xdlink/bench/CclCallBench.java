@@ -59,7 +59,7 @@ public class CclCallBench {
 
         @Setup(Level.Trial)
         public void setUp() throws Throwable {
-            side = NativeTablesSide.pair(new NativeTables(), Arena.ofShared())[0];
+            side = NativeTablesSide.pair(Arena.ofShared())[0];
             if (!side.postReceive()) {
                 throw new IllegalStateException("the receive did not post");
             }

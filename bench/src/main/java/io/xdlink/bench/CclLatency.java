@@ -1,53 +1,247 @@
 package io.xdlink.bench;
 
-import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.CommandLineOptionException;
-import org.openjdk.jmh.runner.options.CommandLineOptions;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
+import io.xdlink.ccl.CclLog;
+import io.xdlink.ccl.CclNet;
+import io.xdlink.ccl.CclNets;
 
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Runs {@link CclPingPongBench} and {@link CclCallBench} and prints the 8-byte round trip through the native tables beside the same round
- * trip through the Java API, and the difference (target: at most 2 us), then what one call costs each way. Arguments are JMH's own. Run with the
- * fabric in {@code XDLINK_PARAMS}:
- * {@code XDLINK_PARAMS=loopback=1 java -cp bench/target/xdlink-benchmarks.jar io.xdlink.bench.CclLatency}.
+ * The 8-byte ping-pong through the plugin's native {@code ncclNetPlugin_v12} table beside the same ping-pong through
+ * the Java API, in one process and one run, in alternating rounds (A B, B A, A B ...) so that whatever else the
+ * machine does in the meantime falls on both alike. Each way has its own connection pair over its own device of
+ * the fabric {@code XDLINK_PARAMS} names (e.g. {@code loopback=1}), the same echo thread logic and the same waiting
+ * on both sides; the native way reaches Java through a downcall, the C trampoline and the upcall, as a host's call
+ * does (plus the downcall a C host does not make). Every round also times one {@code test()} of a receive nothing
+ * completes, which is what the native path adds to a single call.
+ *
+ * <p>Prints the median and 99th percentile of every round trip of each way, the per-round difference of the
+ * medians (median, quartiles, range over the rounds) against the 2 us target, and the load average before and
+ * after, since a busy machine widens everything. Arguments: {@code --rounds N} (default 100), {@code --round-trips
+ * N} per way per round (default 500), {@code --warmup-rounds N} (default 5, not counted), {@code --calls N} test()
+ * calls per way per round (default 20000).
  */
 public final class CclLatency {
     static final double TARGET_US = 2.0;
+    private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private CclLatency() {
     }
 
-    public static void main(String[] args) throws RunnerException, CommandLineOptionException {
-        OptionsBuilder options = new OptionsBuilder();
-        options.parent(new CommandLineOptions(args));
-        options.include(CclPingPongBench.class.getSimpleName());
-        options.include(CclCallBench.class.getSimpleName());
-        double java = Double.NaN;
-        double nat = Double.NaN;
-        double javaCall = Double.NaN;
-        double natCall = Double.NaN;
-        for (RunResult r : new Runner(options.build()).run()) {
-            String name = r.getParams().getBenchmark();
-            double score = r.getPrimaryResult().getScore();
-            if (name.endsWith("javaApiPingPong")) {
-                java = score;
-            } else if (name.endsWith("nativeTablesPingPong")) {
-                nat = score;
-            } else if (name.endsWith("javaApiTest")) {
-                javaCall = score;
-            } else if (name.endsWith("nativeTablesTest")) {
-                natCall = score;
+    /** One way of calling: its ping-pong pair with an echo thread, and an idle receive for timing single calls. */
+    private record Way(String name, PingPongSide near, PingPongSide far, Spinner echo, PingPongSide idle,
+                       AutoCloseable owner) implements AutoCloseable {
+
+        static Way open(String name, Opener opener, AutoCloseable owner) throws Throwable {
+            PingPongSide[] pair = opener.pair();
+            PingPongSide idle = opener.pair()[0];
+            if (!idle.postReceive()) {
+                throw new IllegalStateException(name + ": the idle receive did not post");
+            }
+            Spinner echo = new Spinner("xdlink-bench-ccl-echo-" + name, new PingPongSide.Echo(pair[1]));
+            return new Way(name, pair[0], pair[1], echo, idle, owner);
+        }
+
+        /** Times {@code n} round trips into {@code out} from {@code at}, in nanoseconds. */
+        void pingPong(long[] out, int at, int n) throws Throwable {
+            for (int i = 0; i < n; i++) {
+                long t0 = System.nanoTime();
+                near.ping();
+                out[at + i] = System.nanoTime() - t0;
+            }
+            echo.check();
+        }
+
+        /**
+         * Processor nanoseconds per {@code test()} of the idle receive, over {@code n} calls: the calling thread's
+         * own time, which being descheduled on a busy machine does not inflate.
+         */
+        double call(int n) throws Throwable {
+            long t0 = THREADS.getCurrentThreadCpuTime();
+            boolean any = false;
+            for (int i = 0; i < n; i++) {
+                any |= idle.receiveDone();
+            }
+            long t = THREADS.getCurrentThreadCpuTime() - t0;
+            if (any) {
+                throw new IllegalStateException(name + ": a receive nothing sends to completed");
+            }
+            return (double) t / n;
+        }
+
+        @Override
+        public void close() throws Exception {
+            echo.close();
+            near.close();
+            far.close();
+            idle.close();
+            if (owner != null) {
+                owner.close();
             }
         }
-        double diff = nat - java;
-        System.out.printf(Locale.ROOT, "%n8-byte ping-pong round trip: Java API %.3f us, native tables %.3f us, "
-                + "native costs %.3f us more (target <= %.1f us) %s%n", java, nat, diff, TARGET_US,
-                diff <= TARGET_US ? "MET" : "MISSED");
-        System.out.printf(Locale.ROOT, "one test() call: Java API %.1f ns, native tables %.1f ns, native costs %.1f ns "
-                + "more per call%n", javaCall, natCall, natCall - javaCall);
+    }
+
+    @FunctionalInterface
+    private interface Opener {
+        PingPongSide[] pair() throws Throwable;
+    }
+
+    public static void main(String[] args) throws Throwable {
+        int rounds = option(args, "--rounds", 100);
+        int trips = option(args, "--round-trips", 500);
+        int warmups = option(args, "--warmup-rounds", 5);
+        int calls = option(args, "--calls", 20000);
+        String params = System.getenv().getOrDefault("XDLINK_PARAMS", "");
+        String loadBefore = loadAverage();
+
+        Arena arena = Arena.ofShared();
+        CclNet net = CclNets.fromEnvironment(CclLog.system());
+        Way[] ways = {
+            Way.open("java", () -> JavaApiSide.pair(net, arena), net),
+            Way.open("native", () -> NativeTablesSide.pair(arena), null),
+        };
+        long[][] samples = {new long[rounds * trips], new long[rounds * trips]};
+        double[][] roundMedians = new double[2][rounds];
+        double[][] callNs = new double[2][rounds];
+        double[][] cpuPerTrip = new double[2][rounds];
+        long[] scratch = new long[trips];
+        try {
+            for (int r = -warmups; r < rounds; r++) {
+                // A B in even rounds, B A in odd ones, so neither way always runs right after the other.
+                int first = Math.floorMod(r, 2);
+                for (int k = 0; k < 2; k++) {
+                    int w = first ^ k;
+                    if (r < 0) {
+                        ways[w].pingPong(scratch, 0, trips);
+                        ways[w].call(calls);
+                        continue;
+                    }
+                    long cpu0 = OS.getProcessCpuTime();
+                    ways[w].pingPong(samples[w], r * trips, trips);
+                    cpuPerTrip[w][r] = (OS.getProcessCpuTime() - cpu0) / 1e3 / trips;
+                    long[] round = Arrays.copyOfRange(samples[w], r * trips, (r + 1) * trips);
+                    Arrays.sort(round);
+                    roundMedians[w][r] = percentile(round, 0.5) / 1e3;
+                    callNs[w][r] = ways[w].call(calls);
+                }
+            }
+        } finally {
+            for (Way w : ways) {
+                w.close();
+            }
+        }
+        report(params, rounds, trips, warmups, calls, samples, roundMedians, callNs, cpuPerTrip, loadBefore, loadAverage());
+    }
+
+    private static void report(String params, int rounds, int trips, int warmups, int calls, long[][] samples,
+                               double[][] roundMedians, double[][] callNs, double[][] cpuPerTrip,
+                               String loadBefore, String loadAfter) {
+        PrintStreamLines out = new PrintStreamLines();
+        out.line("8-byte ping-pong through the collective-library plugin, XDLINK_PARAMS=\"%s\"", params);
+        out.line("%d rounds (after %d warm-up rounds) of %d round trips per way, ways alternating A B / B A; "
+                + "load average %s before, %s after (%d processors)", rounds, warmups, trips, loadBefore, loadAfter,
+                Runtime.getRuntime().availableProcessors());
+        String[] names = {"Java API", "native v12 table"};
+        double[] medians = new double[2];
+        for (int w = 0; w < 2; w++) {
+            long[] all = samples[w].clone();
+            Arrays.sort(all);
+            medians[w] = percentile(all, 0.5) / 1e3;
+            double[] cpu = cpuPerTrip[w].clone();
+            Arrays.sort(cpu);
+            out.line("  %-17s round trip median %8.3f us  p99 %9.3f us  (half round trip median %.3f us); "
+                    + "process CPU per round trip %.1f us", names[w], medians[w], percentile(all, 0.99) / 1e3,
+                    medians[w] / 2, quantile(cpu, 0.5));
+        }
+        double[] diff = new double[rounds];
+        int slower = 0;
+        for (int r = 0; r < rounds; r++) {
+            diff[r] = roundMedians[1][r] - roundMedians[0][r];
+            if (diff[r] > 0) {
+                slower++;
+            }
+        }
+        Arrays.sort(diff);
+        double median = quantile(diff, 0.5);
+        out.line("  native minus Java, per round (round trip medians): median %+.3f us, quartiles %+.3f .. %+.3f us, "
+                + "range %+.3f .. %+.3f us; native slower in %d of %d rounds", median, quantile(diff, 0.25),
+                quantile(diff, 0.75), diff[0], diff[rounds - 1], slower, rounds);
+        double[] javaCall = callNs[0].clone();
+        double[] nativeCall = callNs[1].clone();
+        Arrays.sort(javaCall);
+        Arrays.sort(nativeCall);
+        out.line("  one test() call, processor time (median of rounds, %d calls each): Java API %.1f ns, "
+                + "native v12 table %.1f ns", calls, quantile(javaCall, 0.5), quantile(nativeCall, 0.5));
+        out.line("8-byte ping-pong: native tables cost %+.3f us per round trip more than the Java API "
+                + "(target <= %.1f us): %s", median, TARGET_US, median <= TARGET_US ? "MET" : "MISSED");
+    }
+
+    /** Prints formatted lines in the root locale. */
+    private static final class PrintStreamLines {
+        void line(String format, Object... args) {
+            System.out.println(String.format(Locale.ROOT, format, args));
+        }
+    }
+
+    /** The value at quantile q of sorted samples (nearest rank). */
+    static double percentile(long[] sorted, double q) {
+        int i = (int) Math.ceil(q * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+
+    /** Linear interpolation between closest ranks of sorted values. */
+    static double quantile(double[] sorted, double q) {
+        double pos = q * (sorted.length - 1);
+        int lo = (int) Math.floor(pos);
+        int hi = Math.min(sorted.length - 1, lo + 1);
+        return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+    }
+
+    private static final java.util.List<String> OPTIONS =
+            java.util.List.of("--rounds", "--round-trips", "--warmup-rounds", "--calls");
+
+    /** The value of {@code --name N}, else the fallback; an unknown option or a bad number is an error naming it. */
+    private static int option(String[] args, String name, int fallback) {
+        int value = fallback;
+        for (int i = 0; i < args.length; i += 2) {
+            if (!OPTIONS.contains(args[i])) {
+                throw new IllegalArgumentException("unknown option " + args[i] + "; known: " + OPTIONS);
+            }
+            if (i + 1 == args.length) {
+                throw new IllegalArgumentException(args[i] + " needs a value");
+            }
+            if (!args[i].equals(name)) {
+                continue;
+            }
+            try {
+                value = Integer.parseInt(args[i + 1]);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(name + " is not a number: " + args[i + 1], e);
+            }
+            int min = name.equals("--warmup-rounds") ? 0 : 1;
+            if (value < min) {
+                throw new IllegalArgumentException(name + " must be at least " + min + ", got " + value);
+            }
+        }
+        return value;
+    }
+
+    /** The 1, 5 and 15 minute load averages, from /proc when there is one. */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean()
+                    .getSystemLoadAverage());
+        }
     }
 }

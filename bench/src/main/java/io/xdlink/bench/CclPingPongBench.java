@@ -82,7 +82,7 @@ public class CclPingPongBench {
     public static class Native extends Pair {
         @Override
         PingPongSide[] open(Arena arena) throws Throwable {
-            return NativeTablesSide.pair(new NativeTables(), arena);
+            return NativeTablesSide.pair(arena);
         }
 
         @Setup(Level.Trial)

@@ -6,8 +6,6 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -17,33 +15,28 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * The plugin library's {@code ncclNetPlugin_v12} table, called from Java through downcalls, as a host would call it
  * from C. Loading the library into a running JVM makes its shim use that JVM, so the calls come back to Java
  * through the same upcalls a collective library's calls take.
+ *
+ * <p>The handles are static finals, so the JIT binds each call site to its table slot as a C host's direct call
+ * is bound; held in instance fields, every call would also pay for looking the handle up and checking it.
  */
 final class NativeTables {
-    /** Where the plugin library is: {@code -Dxdlink.plugin.so=...}, else the build's layout. */
-    static final Path SO = Path.of(System.getProperty("xdlink.plugin.so",
-            "ccl-plugin/target/xdlink-plugin/libnccl-net-xdlink.so"));
+    static final MethodHandle init;
+    static final MethodHandle devices;
+    static final MethodHandle listen;
+    static final MethodHandle connect;
+    static final MethodHandle accept;
+    static final MethodHandle regMr;
+    static final MethodHandle deregMr;
+    static final MethodHandle isend;
+    static final MethodHandle irecv;
+    static final MethodHandle test;
+    static final MethodHandle closeSend;
+    static final MethodHandle closeRecv;
+    static final MethodHandle closeListen;
+    static final MethodHandle finalizeContext;
 
-    final MethodHandle init;
-    final MethodHandle devices;
-    final MethodHandle listen;
-    final MethodHandle connect;
-    final MethodHandle accept;
-    final MethodHandle regMr;
-    final MethodHandle deregMr;
-    final MethodHandle isend;
-    final MethodHandle irecv;
-    final MethodHandle test;
-    final MethodHandle closeSend;
-    final MethodHandle closeRecv;
-    final MethodHandle closeListen;
-    final MethodHandle finalizeContext;
-
-    NativeTables() {
-        if (!Files.isRegularFile(SO)) {
-            throw new IllegalStateException(SO.toAbsolutePath() + " does not exist: build the plugin "
-                    + "(./mvnw -pl ccl-plugin -am package) or pass -Dxdlink.plugin.so=PATH");
-        }
-        SymbolLookup lib = SymbolLookup.libraryLookup(SO.toAbsolutePath(), Arena.global());
+    static {
+        SymbolLookup lib = SymbolLookup.libraryLookup(NativeTablesSide.SO.toAbsolutePath(), Arena.global());
         MemorySegment table = lib.find("ncclNetPlugin_v12").orElseThrow().reinterpret(22 * ADDRESS.byteSize());
         init = slot(table, 1, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS));
         devices = slot(table, 2, FunctionDescriptor.of(JAVA_INT, ADDRESS));
@@ -61,6 +54,9 @@ final class NativeTables {
         closeRecv = slot(table, 15, FunctionDescriptor.of(JAVA_INT, ADDRESS));
         closeListen = slot(table, 16, FunctionDescriptor.of(JAVA_INT, ADDRESS));
         finalizeContext = slot(table, 20, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    }
+
+    private NativeTables() {
     }
 
     private static MethodHandle slot(MemorySegment table, int index, FunctionDescriptor fd) {

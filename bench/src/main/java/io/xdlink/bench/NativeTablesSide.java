@@ -2,6 +2,8 @@ package io.xdlink.bench;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -9,7 +11,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /** A ping-pong side calling the plugin's {@code ncclNetPlugin_v12} table. */
 final class NativeTablesSide implements PingPongSide {
-    private final NativeTables t;
+    /** Where the plugin library is: {@code -Dxdlink.plugin.so=...}, else the build's layout. */
+    static final Path SO = Path.of(System.getProperty("xdlink.plugin.so",
+            "ccl-plugin/target/xdlink-plugin/libnccl-net-xdlink.so"));
+
     private final MemorySegment send;
     private final MemorySegment recv;
     private final MemorySegment out;
@@ -24,17 +29,16 @@ final class NativeTablesSide implements PingPongSide {
     private final MemorySegment sendRequest;
     private final MemorySegment done;
 
-    private NativeTablesSide(NativeTables t, MemorySegment send, MemorySegment recv, Arena arena) throws Throwable {
-        this.t = t;
+    private NativeTablesSide(MemorySegment send, MemorySegment recv, Arena arena) throws Throwable {
         this.send = send;
         this.recv = recv;
         out = arena.allocate(8, 64);
         in = arena.allocate(8, 64);
         MemorySegment mh = arena.allocate(ADDRESS);
-        NativeTables.ok((int) t.regMr.invokeExact(send, out, 8L, 1, mh), "regMr");
+        NativeTables.ok((int) NativeTables.regMr.invokeExact(send, out, 8L, 1, mh), "regMr");
         outMh = mh.get(ADDRESS, 0);
         MemorySegment inMh = arena.allocate(ADDRESS);
-        NativeTables.ok((int) t.regMr.invokeExact(recv, in, 8L, 1, inMh), "regMr");
+        NativeTables.ok((int) NativeTables.regMr.invokeExact(recv, in, 8L, 1, inMh), "regMr");
         data = arena.allocate(ADDRESS);
         data.set(ADDRESS, 0, in);
         sizes = arena.allocate(JAVA_LONG);
@@ -48,14 +52,18 @@ final class NativeTablesSide implements PingPongSide {
     }
 
     /** Two sides joined by two connections over device 0, under one per-communicator context. */
-    static NativeTablesSide[] pair(NativeTables t, Arena arena) throws Throwable {
+    static NativeTablesSide[] pair(Arena arena) throws Throwable {
+        if (!Files.isRegularFile(SO)) {
+            throw new IllegalStateException(SO.toAbsolutePath() + " does not exist: build the plugin "
+                    + "(./mvnw -pl ccl-plugin -am package) or pass -Dxdlink.plugin.so=PATH");
+        }
         MemorySegment ctxOut = arena.allocate(ADDRESS);
         MemorySegment config = arena.allocate(JAVA_INT);
         config.set(JAVA_INT, 0, -1);
-        NativeTables.ok((int) t.init.invokeExact(ctxOut, 2L, config, MemorySegment.NULL, MemorySegment.NULL), "init");
+        NativeTables.ok((int) NativeTables.init.invokeExact(ctxOut, 2L, config, MemorySegment.NULL, MemorySegment.NULL), "init");
         MemorySegment ctx = ctxOut.get(ADDRESS, 0);
         MemorySegment ndev = arena.allocate(JAVA_INT);
-        NativeTables.ok((int) t.devices.invokeExact(ndev), "devices");
+        NativeTables.ok((int) NativeTables.devices.invokeExact(ndev), "devices");
         if (ndev.get(JAVA_INT, 0) < 1) {
             throw new IllegalStateException("the plugin has no devices: set XDLINK_PARAMS, e.g. loopback=1");
         }
@@ -64,35 +72,35 @@ final class NativeTablesSide implements PingPongSide {
         for (int i = 0; i < 2; i++) {
             MemorySegment handle = arena.allocate(128);
             MemorySegment lc = arena.allocate(ADDRESS);
-            NativeTables.ok((int) t.listen.invokeExact(ctx, 0, handle, lc), "listen");
+            NativeTables.ok((int) NativeTables.listen.invokeExact(ctx, 0, handle, lc), "listen");
             MemorySegment sc = arena.allocate(ADDRESS);
             MemorySegment rc = arena.allocate(ADDRESS);
             MemorySegment devComm = arena.allocate(ADDRESS);
             while (sc.get(ADDRESS, 0).address() == 0 || rc.get(ADDRESS, 0).address() == 0) {
                 if (sc.get(ADDRESS, 0).address() == 0) {
-                    NativeTables.ok((int) t.connect.invokeExact(ctx, 0, handle, sc, devComm), "connect");
+                    NativeTables.ok((int) NativeTables.connect.invokeExact(ctx, 0, handle, sc, devComm), "connect");
                 }
                 if (rc.get(ADDRESS, 0).address() == 0) {
-                    NativeTables.ok((int) t.accept.invokeExact(lc.get(ADDRESS, 0), rc, devComm), "accept");
+                    NativeTables.ok((int) NativeTables.accept.invokeExact(lc.get(ADDRESS, 0), rc, devComm), "accept");
                 }
             }
-            NativeTables.ok((int) t.closeListen.invokeExact(lc.get(ADDRESS, 0)), "closeListen");
+            NativeTables.ok((int) NativeTables.closeListen.invokeExact(lc.get(ADDRESS, 0)), "closeListen");
             sends[i] = sc.get(ADDRESS, 0);
             recvs[i] = rc.get(ADDRESS, 0);
         }
-        return new NativeTablesSide[] {new NativeTablesSide(t, sends[0], recvs[1], arena),
-            new NativeTablesSide(t, sends[1], recvs[0], arena)};
+        return new NativeTablesSide[] {new NativeTablesSide(sends[0], recvs[1], arena),
+            new NativeTablesSide(sends[1], recvs[0], arena)};
     }
 
     @Override
     public boolean postReceive() throws Throwable {
-        NativeTables.ok((int) t.irecv.invokeExact(recv, 1, data, sizes, tags, mhs, phandles, receiveRequest), "irecv");
+        NativeTables.ok((int) NativeTables.irecv.invokeExact(recv, 1, data, sizes, tags, mhs, phandles, receiveRequest), "irecv");
         return receiveRequest.get(ADDRESS, 0).address() != 0;
     }
 
     @Override
     public boolean postSend() throws Throwable {
-        NativeTables.ok((int) t.isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, sendRequest), "isend");
+        NativeTables.ok((int) NativeTables.isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, sendRequest), "isend");
         return sendRequest.get(ADDRESS, 0).address() != 0;
     }
 
@@ -107,15 +115,15 @@ final class NativeTablesSide implements PingPongSide {
     }
 
     private boolean test(MemorySegment request) throws Throwable {
-        NativeTables.ok((int) t.test.invokeExact(request.get(ADDRESS, 0), done, MemorySegment.NULL), "test");
+        NativeTables.ok((int) NativeTables.test.invokeExact(request.get(ADDRESS, 0), done, MemorySegment.NULL), "test");
         return done.get(JAVA_INT, 0) != 0;
     }
 
     @Override
     public void close() throws Exception {
         try {
-            NativeTables.ok((int) t.closeSend.invokeExact(send), "closeSend");
-            NativeTables.ok((int) t.closeRecv.invokeExact(recv), "closeRecv");
+            NativeTables.ok((int) NativeTables.closeSend.invokeExact(send), "closeSend");
+            NativeTables.ok((int) NativeTables.closeRecv.invokeExact(recv), "closeRecv");
         } catch (Exception | Error e) {
             throw e;
         } catch (Throwable e) {
