@@ -22,22 +22,17 @@ public final class FrameEncoder {
     /** The common header: 16 bytes at {@code o}. */
     public static void common(MemorySegment b, long o, Opcode op, int flags, int epoch, int seq, int credit,
                               int echo, int payloadLength) {
-        b.set(ValueLayout.JAVA_BYTE, o + OFF_VERSION, (byte) VERSION);
-        b.set(ValueLayout.JAVA_BYTE, o + OFF_OPCODE, (byte) op.code());
-        b.set(ValueLayout.JAVA_BYTE, o + OFF_FLAGS, (byte) flags);
-        b.set(ValueLayout.JAVA_BYTE, o + OFF_EPOCH, (byte) epoch);
-        b.set(U32, o + OFF_SEQ, seq);
-        b.set(U32, o + OFF_CREDIT, credit);
-        b.set(U16, o + OFF_ECHO, (short) echo);
-        b.set(U16, o + OFF_LENGTH, (short) payloadLength);
+        // Two big-endian words rather than eight fields: the same 16 bytes, written once per frame with a quarter
+        // of the segment accesses (each one checked).
+        b.set(U64, o + OFF_VERSION, (long) VERSION << 56 | (op.code() & 0xFFL) << 48 | (flags & 0xFFL) << 40
+                | (epoch & 0xFFL) << 32 | (seq & 0xFFFF_FFFFL));
+        b.set(U64, o + OFF_CREDIT, (long) credit << 32 | (echo & 0xFFFFL) << 16 | (payloadLength & 0xFFFFL));
     }
 
     /** The fields every data opcode starts with. */
     public static void data(MemorySegment b, long o, int qpn, int msn, int psn, long offset, long total) {
-        b.set(U32, o + OFF_QPN, qpn);
-        b.set(U32, o + OFF_MSN, msn);
-        b.set(U32, o + OFF_PSN, psn);
-        b.set(U32, o + OFF_OFFSET, (int) offset);
+        b.set(U64, o + OFF_QPN, (long) qpn << 32 | (msn & 0xFFFF_FFFFL));
+        b.set(U64, o + OFF_PSN, (long) psn << 32 | (offset & 0xFFFF_FFFFL));
         b.set(U32, o + OFF_TOTAL, (int) total);
     }
 

@@ -114,16 +114,18 @@ public final class FrameView {
 
     /** Version, opcode and flags: enough to know the header's size. */
     private static Opcode header(MemorySegment frame, long b) throws FrameException {
-        int version = u8(frame, b + OFF_VERSION);
+        // Version, opcode, flags and epoch in one read; the caller made sure the common header is there.
+        int word = frame.get(U32, b + OFF_VERSION);
+        int version = word >>> 24;
         if (version != VERSION) {
             throw new FrameException(FrameField.VERSION, version, "this end speaks version " + VERSION);
         }
-        int code = u8(frame, b + OFF_OPCODE);
+        int code = (word >>> 16) & 0xFF;
         Opcode op = Opcode.ofCode(code);
         if (op == null) {
             throw new FrameException(FrameField.OPCODE, code, "unknown opcode");
         }
-        int f = u8(frame, b + OFF_FLAGS);
+        int f = (word >>> 8) & 0xFF;
         if ((f & ~op.allowedFlags()) != 0) {
             throw new FrameException(FrameField.FLAGS, f, "bits not allowed on " + op);
         }
@@ -132,8 +134,11 @@ public final class FrameView {
 
     private FrameView decode(MemorySegment frame, long b, Opcode op, MemorySegment payload, long payloadAt,
                              long payloadBytes, long trailerAt) throws FrameException {
-        int f = u8(frame, b + OFF_FLAGS);
-        int length = u16(frame, b + OFF_LENGTH);
+        // The common header as two big-endian words: version, opcode, flags, epoch, seq; credit, echo, length.
+        long first = frame.get(U64, b + OFF_VERSION);
+        long second = frame.get(U64, b + OFF_CREDIT);
+        int f = (int) (first >>> 40) & 0xFF;
+        int length = (int) second & 0xFFFF;
         if (length != payloadBytes) {
             throw new FrameException(FrameField.LENGTH, length, "payload length does not match the frame's "
                     + (op.headerBytes() + payloadBytes + TRAILER_BYTES) + " bytes");
@@ -154,10 +159,10 @@ public final class FrameView {
         }
         this.opcode = op;
         this.flags = f;
-        this.epoch = u8(frame, b + OFF_EPOCH);
-        this.seq = frame.get(U32, b + OFF_SEQ);
-        this.credit = frame.get(U32, b + OFF_CREDIT);
-        this.echo = u16(frame, b + OFF_ECHO);
+        this.epoch = (int) (first >>> 32) & 0xFF;
+        this.seq = (int) first;
+        this.credit = (int) (second >>> 32);
+        this.echo = (int) (second >>> 16) & 0xFFFF;
         this.payloadLength = length;
         switch (op) {
             case WRITE, WRITE_WITH_IMM, SEND -> decodeData(frame, b, op, f, length);
@@ -173,13 +178,15 @@ public final class FrameView {
     }
 
     private void decodeData(MemorySegment f, long b, Opcode op, int fl, int length) throws FrameException {
-        qpn = f.get(U32, b + OFF_QPN);
+        long qpnMsn = f.get(U64, b + OFF_QPN);
+        qpn = (int) (qpnMsn >>> 32);
         if (qpn == 0) {
             throw new FrameException(FrameField.QPN, 0, "queue pair 0 does not exist");
         }
-        msn = f.get(U32, b + OFF_MSN);
-        psn = f.get(U32, b + OFF_PSN);
-        offset = Integer.toUnsignedLong(f.get(U32, b + OFF_OFFSET));
+        msn = (int) qpnMsn;
+        long psnOffset = f.get(U64, b + OFF_PSN);
+        psn = (int) (psnOffset >>> 32);
+        offset = psnOffset & 0xFFFF_FFFFL;
         total = Integer.toUnsignedLong(f.get(U32, b + OFF_TOTAL));
         if (offset + length > total) {
             throw new FrameException(FrameField.OFFSET, offset, length + " bytes at this offset overrun the message's "
