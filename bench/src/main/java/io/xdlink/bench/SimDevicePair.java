@@ -52,7 +52,7 @@ final class SimDevicePair implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final long size;
     /** How long the benchmark thread sleeps between looks at the completion queue, when devices have threads. */
-    private static final long WAIT_NANOS = 100_000;
+    private static final long WAIT_NANOS = 200_000;
     private long posted;
 
     SimDevicePair(Map<String, String> link, long size, int depth, boolean invoker) throws Exception {
@@ -107,12 +107,13 @@ final class SimDevicePair implements AutoCloseable {
 
     private DeviceConfig config(RailsSettings settings, Scheduler clock, long seed) {
         DeviceConfig.Builder b = DeviceConfig.builder().settings(settings).clock(clock).seed(seed);
-        // A progress thread that finds nothing to do parks at once, 50 us at first, 200 us at most: a paced 40 Gb/s
+        // A progress thread that finds nothing to do parks at once, 200 us at first, 1 ms at most: a paced 40 Gb/s
         // rail drains a 4096-frame ring in 3.4 ms, and the simulator wakes an engine when a frame it waits for is
-        // due or half its TX ring has drained, so short parks lose no wire time. What they save is processor
-        // time: spinning and yielding between frames cost a paced run two to five times the CPU per frame, which on
-        // a shared machine is time the engines then wait for.
-        return (invoker ? b.invoker() : b.thread(new BackoffIdleStrategy(20, 0, 50_000, 200_000))).build();
+        // due or half its TX ring has drained, so these parks lose no wire time. What they save is processor time:
+        // every wake-up costs tens of microseconds of CPU on a virtual machine, and spinning or yielding between
+        // frames cost a paced run several times the CPU per frame, which on a 2-core machine the engines then wait
+        // for (at 40 Gb/s, idle box: 1.6 CPU-s per s with 50-200 us parks and 20 spins, 1.2 with these).
+        return (invoker ? b.invoker() : b.thread(new BackoffIdleStrategy(0, 0, 200_000, 1_000_000))).build();
     }
 
     private void post() {
