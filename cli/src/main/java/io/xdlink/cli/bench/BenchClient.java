@@ -52,6 +52,8 @@ final class BenchClient extends BenchSide {
         ep.connect(handle, s.qps(), s.timeout());
         rv.barrier("connected");
         banner(s, ep, handle.device());
+        // Named while the rails are up: once the run is done the server closes its side and they go.
+        String label = describe(ep);
 
         BenchOutput o = new BenchOutput(out, s);
         o.header();
@@ -87,7 +89,7 @@ final class BenchClient extends BenchSide {
             o.baseline(baselinePath(host), rows, raw);
         }
         rv.barrier("done");
-        return new Outcome(rows, raw, describe(ep));
+        return new Outcome(rows, raw, label);
     }
 
     static String baselinePath(String host) {

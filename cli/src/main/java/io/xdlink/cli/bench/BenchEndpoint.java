@@ -174,8 +174,9 @@ final class BenchEndpoint implements AutoCloseable {
         return c;
     }
 
+    /** What the device last ran into, for a failure's message: an internal error, else why a rail went. */
     private String lastError() {
-        Throwable t = device.lastError();
+        Throwable t = device.lastError() != null ? device.lastError() : device.lastRailClosure();
         return t == null ? "" : " (device: " + t.getMessage() + ")";
     }
 

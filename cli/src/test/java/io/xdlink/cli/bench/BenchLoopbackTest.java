@@ -42,6 +42,7 @@ class BenchLoopbackTest {
         assertThat(rows.getFirst()).matches(BW_ROW).startsWith(" 65536      200 ");
         BenchReport report = BenchReport.fromJson("run.json", Files.readString(json));
         assertThat(report.bw()).hasSize(1);
+        assertThat(report.label()).isEqualTo("write_bw, 1 rail on 1 cable, loopback");
         assertThat(report.bw().getFirst().iterations()).isEqualTo(200);
         assertThat(report.bw().getFirst().average()).isPositive();
     }

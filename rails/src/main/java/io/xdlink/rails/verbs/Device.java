@@ -2,6 +2,7 @@ package io.xdlink.rails.verbs;
 
 import io.xdlink.rails.Agent;
 import io.xdlink.rails.Fabric;
+import io.xdlink.rails.RailClosedException;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.agent.AgentRunner;
@@ -194,6 +195,11 @@ public final class Device implements AutoCloseable {
     /** The last error the progress engine caught, for diagnosis; null when none. */
     public Throwable lastError() {
         return engine.lastError;
+    }
+
+    /** Why the last rail this device lost was closed, for diagnosis; null when none closed. */
+    public RailClosedException lastRailClosure() {
+        return engine.lastRailClosure;
     }
 
     public boolean isClosed() {

@@ -48,7 +48,8 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
     private final FrameView view = new FrameView();
     private final FrameOut out = new FrameOut();
 
-    private volatile Runnable waker = () -> { };
+    private static final Runnable NO_WAKER = () -> { };
+    private volatile Runnable waker = NO_WAKER;
     private Rail current;
     private long now;
     private long nextDeadline = Long.MAX_VALUE;
@@ -73,6 +74,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
     long maxInflightBytes;
     long internalErrors;
     volatile Throwable lastError;
+    volatile RailClosedException lastRailClosure;
 
     DeviceEngine(Device device, RailsSettings settings, Scheduler clock, UUID id, long seed, KeyTable keys) {
         this.device = device;
@@ -385,7 +387,11 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
             throw new IllegalStateException("a device has at most " + FrameLayout.MAX_ACK_RAILS + " rails");
         }
         Rail r = new Rail(this, transport, number, random.nextInt(256));
-        transport.onArrival(waker);
+        if (waker != NO_WAKER) {
+            // Only a thread that parks needs waking. An invoker-mode engine runs on its owner's thread, which
+            // waits its own way, and a transport watching for arrivals nobody waits on only costs wake-ups.
+            transport.onArrival(waker);
+        }
         railsByNumber[number] = r;
         rails.add(r);
         armTimer(now);
@@ -424,8 +430,8 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
      */
     void railClosed(Rail rail, RailClosedException cause) {
         PeerPool pool = rail.pool;
-        // Kept for diagnosis: a request that fails later says why its rails went.
-        lastError = cause;
+        // Kept for diagnosis: a request that fails later can say why its rails went.
+        lastRailClosure = cause;
         rail.fail(Rail.State.CLOSED);
         rail.transport.close();
         if (cause.peerLost() && pool != null) {

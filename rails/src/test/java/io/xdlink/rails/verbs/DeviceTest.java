@@ -21,6 +21,68 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class DeviceTest {
 
+    /** A rail that only counts who asked to be woken on arrivals. */
+    private static final class WatchedRail implements RailTransport {
+        final RailTransport inner;
+        volatile int arrivalWatches;
+
+        WatchedRail(RailTransport inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public RailInfo info() {
+            return inner.info();
+        }
+
+        @Override
+        public boolean offer(MemorySegment frame) {
+            return inner.offer(frame);
+        }
+
+        @Override
+        public int poll(FrameReceiver receiver, int limit) {
+            return inner.poll(receiver, limit);
+        }
+
+        @Override
+        public void onArrival(Runnable wake) {
+            arrivalWatches++;
+            inner.onArrival(wake);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return inner.isOpen();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
+    @Test
+    void onlyAnEngineWithAThreadOfItsOwnAsksItsRailsToWakeIt() {
+        InMemoryRailPair p = InMemoryRailPair.create(new RailInfo("mem0", "c", LinkState.of(Generation.GEN3, 2),
+                false), 64);
+        WatchedRail invoked = new WatchedRail(p.a());
+        WatchedRail threaded = new WatchedRail(p.b());
+        try (Device a = Device.open(DeviceConfig.builder().invoker().build(), List.of(invoked));
+             Device b = Device.open(DeviceConfig.builder().thread(new BackoffIdleStrategy()).build(),
+                     List.of(threaded))) {
+            a.agent().doWork();
+            assertThat(a.stats().rails()).hasSize(1);
+            // The invoker's owner steps it and waits its own way: a watch would only cost wake-ups.
+            assertThat(invoked.arrivalWatches).isZero();
+            for (int i = 0; i < 30_000 && threaded.arrivalWatches == 0; i++) {
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+            assertThat(threaded.arrivalWatches).isEqualTo(1);
+        }
+    }
+
     @Test
     void aWriteWithImmediateArrivesAndCompletesOnBothSides() throws Exception {
         try (TwoDevices t = TwoDevices.simple(1).connect(); Arena arena = Arena.ofShared()) {
