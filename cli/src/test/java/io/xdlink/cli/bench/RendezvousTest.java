@@ -63,14 +63,7 @@ class RendezvousTest {
         Future<Rendezvous> server = server(port);
         try (Rendezvous client = Rendezvous.connect("127.0.0.1", port.get(), LONG);
              Rendezvous s = server.get(20, TimeUnit.SECONDS)) {
-            CompletableFuture<Throwable> atServer = CompletableFuture.supplyAsync(() -> {
-                try {
-                    s.barrier("size 4");
-                    return null;
-                } catch (BenchException e) {
-                    return e;
-                }
-            }, pool);
+            CompletableFuture<Throwable> atServer = barrierFailure(s, "size 4");
             assertThatThrownBy(() -> client.barrier("size 2")).isInstanceOf(BenchException.class)
                     .hasMessageContaining("out of step");
             assertThat(atServer.get(20, TimeUnit.SECONDS)).hasMessageContaining("expected barrier 'size 4'");
@@ -83,18 +76,23 @@ class RendezvousTest {
         Future<Rendezvous> server = server(port);
         try (Rendezvous client = Rendezvous.connect("127.0.0.1", port.get(), LONG);
              Rendezvous s = server.get(20, TimeUnit.SECONDS)) {
-            CompletableFuture<Throwable> atServer = CompletableFuture.supplyAsync(() -> {
-                try {
-                    s.barrier("connected");
-                    return null;
-                } catch (BenchException e) {
-                    return e;
-                }
-            }, pool);
+            CompletableFuture<Throwable> atServer = barrierFailure(s, "connected");
             client.sendQuietly(BenchRecord.error("could not connect to the peer's device"));
             assertThat(atServer.get(20, TimeUnit.SECONDS))
                     .hasMessage("the peer gave up: could not connect to the peer's device");
         }
+    }
+
+    /** Runs a barrier on the server's side; completes with what it threw, or null when it passed. */
+    private CompletableFuture<Throwable> barrierFailure(Rendezvous s, String name) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                s.barrier(name);
+                return null;
+            } catch (BenchException e) {
+                return e;
+            }
+        }, pool);
     }
 
     @Test
