@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <unistd.h>
 
 #include "ccl_net_abi.h"
 
@@ -811,6 +812,30 @@ static int parse_versions(const char *s, int *out) {
     return n;
 }
 
+/*
+ * Two processes end as a job's ranks do, at a barrier: the sender says it is done, and the receiver does not exit
+ * (taking its sockets with it) while the sender may still be reading the acknowledgements of its last sends.
+ */
+static void final_barrier(const char *handle_file, int sender) {
+    char done[512];
+    snprintf(done, sizeof done, "%s.done", handle_file);
+    if (sender) {
+        FILE *f = fopen(done, "w");
+        if (f != NULL) {
+            fclose(f);
+        }
+        return;
+    }
+    for (int i = 0; i < 60000; i++) { /* at most about a minute */
+        if (access(done, F_OK) == 0) {
+            return;
+        }
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    check(0, "the sender reached the final barrier");
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     gethostname(hostname, sizeof hostname);
@@ -856,6 +881,9 @@ int main(int argc, char **argv) {
     } else {
         for (int i = 0; i < nversions; i++) {
             run_version(versions[i], mode, speed, loopback, handle_file);
+        }
+        if (handle_file != NULL) {
+            final_barrier(handle_file, strcmp(mode, "connect") == 0);
         }
         if (reopen && strcmp(mode, "threads") == 0) {
             /* NCCL unloads the plugin after the last communicator and may load it again for the next one. */

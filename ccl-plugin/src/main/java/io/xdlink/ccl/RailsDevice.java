@@ -139,6 +139,17 @@ final class RailsDevice implements Device {
         };
     }
 
+    /** How long finalize waits for a device's owed acknowledgements to leave. */
+    private static final long SETTLE_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(200);
+
+    @Override
+    public void settle() {
+        connectSide.device().acknowledgeNow(SETTLE_NANOS);
+        if (listenSide.device() != connectSide.device()) {
+            listenSide.device().acknowledgeNow(SETTLE_NANOS);
+        }
+    }
+
     @Override
     public void close() {
         // The rails devices are shared by every plugin device of the fabric; RailsDevices closes them.

@@ -303,6 +303,11 @@ public final class XdlinkNet implements CclNet {
         if (leftOpen > 0) {
             log.info("NET/xdlink : finalize closed " + leftOpen + " comms the communicator left open");
         }
+        // A host may exit right after finalize: what arrived last must be acknowledged before it does, or the
+        // peer's last sends fail when this host's rails vanish instead of completing.
+        for (DeviceEntry d : devices) {
+            d.device().settle();
+        }
     }
 
     private int closeAll(Context c) {

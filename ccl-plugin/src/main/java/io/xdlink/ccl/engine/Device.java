@@ -14,6 +14,13 @@ public interface Device extends AutoCloseable {
     /** Starts connecting to the listener at {@code address} (at most {@link #MAX_ADDRESS_BYTES}). */
     PendingConnection connect(byte[] address) throws CclException;
 
+    /**
+     * Sends what this device owes its peers now (acknowledgements of what arrived) and waits briefly until it has
+     * gone; for a host that may exit right after. The default owes nothing.
+     */
+    default void settle() {
+    }
+
     /** Closes the device; connections over it fail. */
     @Override
     void close();

@@ -109,6 +109,37 @@ public final class Device implements AutoCloseable {
         });
     }
 
+    /**
+     * Sends at once every acknowledgement this device owes its peers (a coalesced ACK otherwise waits for more
+     * frames or its delay) and waits, at most {@code maxWaitNanos}, until it has gone to the rails. For a host about
+     * to exit after its last receives: the peer's sends then complete instead of failing when the rails go.
+     * Returns false when the wait ran out (the engine was not running) or the device is closed. Not from the
+     * engine's own thread.
+     */
+    public boolean acknowledgeNow(long maxWaitNanos) {
+        if (closed) {
+            return false;
+        }
+        if (runner == null) {
+            engine.acknowledgeOwed();
+            return true;
+        }
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        engine.submit(new Command() {
+            @Override
+            void run(DeviceEngine e) {
+                e.acknowledgeOwed();
+                done.countDown();
+            }
+        });
+        try {
+            return done.await(maxWaitNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     public ProtectionDomain allocPd() {
         return new ProtectionDomain(this);
     }

@@ -569,6 +569,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         if (closed) {
             return;
         }
+        acknowledgeOwed();
         closed = true;
         for (Command c; (c = commands.poll()) != null; ) {
             if (c instanceof SendRequest w) {
@@ -597,6 +598,32 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
             }
         }
         rails.clear();
+    }
+
+    /**
+     * Sends every ACK owed now, due or not, and flushes the rails: before the rails close, or for a host about to
+     * exit, so a peer whose last messages landed here sees them complete rather than fail when the rails go (a
+     * coalesced ACK would otherwise still wait for its delay). Best effort: a rail without room or gone is skipped.
+     */
+    void acknowledgeOwed() {
+        now = clock.nanoTime();
+        for (int i = 0; i < poolList.size(); i++) {
+            try {
+                poolList.get(i).sendOwedAck(out, now);
+            } catch (RuntimeException e) {
+                // The rail went meanwhile; the peer learns of the close from the rails themselves.
+            }
+        }
+        for (int i = 0; i < rails.size(); i++) {
+            Rail r = rails.get(i);
+            if (r.state != Rail.State.CLOSED) {
+                try {
+                    r.transport.flush();
+                } catch (RuntimeException e) {
+                    // As above.
+                }
+            }
+        }
     }
 
     @Override

@@ -359,6 +359,14 @@ final class PeerPool {
         return 0;
     }
 
+    /** Sends the ACK owed for what arrived, due or not, for a device about to close. */
+    int sendOwedAck(FrameOut out, long now) {
+        if (ackNow || dataSinceAck > 0 || !dirty.isEmpty()) {
+            return sendAck(out, now);
+        }
+        return 0;
+    }
+
     /** A data frame arrived: count it toward the next ACK, and send that ACK now if the sender asks. */
     void onDataReceived(boolean ackRequest, long now) {
         dataSinceAck++;
