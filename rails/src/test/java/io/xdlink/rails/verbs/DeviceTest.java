@@ -63,6 +63,30 @@ class DeviceTest {
     }
 
     @Test
+    void theLastFrameOfABurstAsksForItsAckSoNothingIsLeftOwedAtTheEnd() throws Exception {
+        try (TwoDevices t = TwoDevices.simple(1).connect(); Arena arena = Arena.ofShared()) {
+            MemoryRegion src = t.pdB.register(arena.allocate(64));
+            MemoryRegion dst = t.pdA.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            long at = t.clock.nanoTime();
+            assertThat(t.qpB.postWrite(1, src, 0, 64, dst.address(), dst.rkey())).isTrue();
+            for (int i = 0; i < 4; i++) {
+                t.b.agent().doWork();
+                t.a.agent().doWork();
+            }
+            // The write completes without virtual time reaching any ACK delay: the frame asked for its ACK.
+            assertThat(t.cqB.poll()).isEqualTo(new Completion(1, WorkOpcode.WRITE, CompletionStatus.SUCCESS, 64, 0,
+                    false, t.qpB.qpn()));
+            assertThat(t.clock.nanoTime()).isEqualTo(at);
+            long acks = t.a.stats().ackFramesSent();
+            // Nothing is owed any more, so settling before an exit sends nothing.
+            assertThat(t.a.acknowledgeNow(0)).isTrue();
+            assertThat(t.a.stats().ackFramesSent()).isEqualTo(acks);
+            t.a.close();
+            assertThat(t.a.acknowledgeNow(0)).as("a closed device owes nothing it can send").isFalse();
+        }
+    }
+
+    @Test
     void onlyAnEngineWithAThreadOfItsOwnAsksItsRailsToWakeIt() {
         InMemoryRailPair p = InMemoryRailPair.create(new RailInfo("mem0", "c", LinkState.of(Generation.GEN3, 2),
                 false), 64);
