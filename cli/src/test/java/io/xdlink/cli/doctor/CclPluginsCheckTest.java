@@ -1,32 +1,20 @@
 package io.xdlink.cli.doctor;
 
-import com.google.common.jimfs.Configuration;
-import com.google.common.jimfs.Jimfs;
 import io.xdlink.cli.elf.ElfBuilder;
 import io.xdlink.cli.elf.ElfSymbol;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.file.FileSystem;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class CclPluginsCheckTest {
+class CclPluginsCheckTest extends CheckTestBase {
     static final String[] ALL = {"ncclNetPlugin_v6", "ncclNetPlugin_v7", "ncclNetPlugin_v8", "ncclNetPlugin_v9",
             "ncclNetPlugin_v10", "ncclNetPlugin_v11", "ncclNetPlugin_v12"};
 
-    final FileSystem fs = Jimfs.newFileSystem(Configuration.unix());
-    final HostFixture fx = new HostFixture(fs.getPath("/"));
-
-    @AfterEach
-    void tearDown() throws IOException {
-        fs.close();
-    }
-
-    List<CheckResult> run() {
-        return new CclPluginsCheck().run(fx.host());
+    @Override
+    Check check() {
+        return new CclPluginsCheck();
     }
 
     @Test

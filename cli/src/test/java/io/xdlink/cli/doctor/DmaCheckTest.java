@@ -1,31 +1,13 @@
 package io.xdlink.cli.doctor;
 
-import com.google.common.jimfs.Configuration;
-import com.google.common.jimfs.Jimfs;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.nio.file.FileSystem;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class DmaCheckTest {
-    final FileSystem fs = Jimfs.newFileSystem(Configuration.unix());
-    final HostFixture fx = new HostFixture(fs.getPath("/"));
-
-    @AfterEach
-    void tearDown() throws IOException {
-        fs.close();
-    }
-
-    List<CheckResult> run() {
-        return new DmaCheck().run(fx.host());
-    }
-
-    CheckResult result(String id) {
-        return run().stream().filter(r -> r.id().equals(id)).findFirst().orElseThrow();
+class DmaCheckTest extends CheckTestBase {
+    @Override
+    Check check() {
+        return new DmaCheck();
     }
 
     /** Stock Ubuntu with the IOMMU in passthrough: CMA built in but no area reserved. */

@@ -1,32 +1,20 @@
 package io.xdlink.cli.doctor;
 
-import com.google.common.jimfs.Configuration;
-import com.google.common.jimfs.Jimfs;
 import io.xdlink.xdomain.sysfs.SysfsFixture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.file.FileSystem;
 import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class LinksCheckTest {
+class LinksCheckTest extends CheckTestBase {
     static final UUID HOST = UUID.fromString("a1b2c3d4-0000-4000-8000-000000000001");
     static final UUID EVO = UUID.fromString("5e0c9f7a-8c1b-4e7e-9d2a-3f4b5c6d7e8f");
 
-    final FileSystem fs = Jimfs.newFileSystem(Configuration.unix());
-    final HostFixture fx = new HostFixture(fs.getPath("/"));
-
-    @AfterEach
-    void tearDown() throws IOException {
-        fs.close();
-    }
-
-    List<CheckResult> run() {
-        return new LinksCheck().run(fx.host());
+    @Override
+    Check check() {
+        return new LinksCheck();
     }
 
     @Test

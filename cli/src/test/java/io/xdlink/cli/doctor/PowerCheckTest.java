@@ -1,31 +1,13 @@
 package io.xdlink.cli.doctor;
 
-import com.google.common.jimfs.Configuration;
-import com.google.common.jimfs.Jimfs;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.nio.file.FileSystem;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class PowerCheckTest {
-    final FileSystem fs = Jimfs.newFileSystem(Configuration.unix());
-    final HostFixture fx = new HostFixture(fs.getPath("/"));
-
-    @AfterEach
-    void tearDown() throws IOException {
-        fs.close();
-    }
-
-    List<CheckResult> run() {
-        return new PowerCheck().run(fx.host());
-    }
-
-    CheckResult result(String id) {
-        return run().stream().filter(r -> r.id().equals(id)).findFirst().orElseThrow();
+class PowerCheckTest extends CheckTestBase {
+    @Override
+    Check check() {
+        return new PowerCheck();
     }
 
     /** A USB network adapter as the kernel links it: /sys/class/net/IF -> .../USBDEV/USBDEV:1.0/net/IF. */

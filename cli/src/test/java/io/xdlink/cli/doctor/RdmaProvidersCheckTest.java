@@ -1,27 +1,15 @@
 package io.xdlink.cli.doctor;
 
-import com.google.common.jimfs.Configuration;
-import com.google.common.jimfs.Jimfs;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.file.FileSystem;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class RdmaProvidersCheckTest {
-    final FileSystem fs = Jimfs.newFileSystem(Configuration.unix());
-    final HostFixture fx = new HostFixture(fs.getPath("/"));
-
-    @AfterEach
-    void tearDown() throws IOException {
-        fs.close();
-    }
-
-    List<CheckResult> run() {
-        return new RdmaProvidersCheck().run(fx.host());
+class RdmaProvidersCheckTest extends CheckTestBase {
+    @Override
+    Check check() {
+        return new RdmaProvidersCheck();
     }
 
     @Test
