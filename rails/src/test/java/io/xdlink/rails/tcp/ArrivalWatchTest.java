@@ -1,7 +1,7 @@
 package io.xdlink.rails.tcp;
 
+import io.xdlink.rails.ForwardingRailTransport;
 import io.xdlink.rails.IdleStrategy;
-import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.verbs.Access;
@@ -106,58 +106,22 @@ class ArrivalWatchTest {
     }
 
     /** The rail under test, counting the wakes it gives and turning each into a signal to its engine's idling. */
-    static final class CountingRail implements RailTransport {
-        final TcpRailTransport rail;
+    static final class CountingRail extends ForwardingRailTransport {
         final SignalledIdle idle;
         final AtomicLong wakes = new AtomicLong();
 
         CountingRail(TcpRailTransport rail, SignalledIdle idle) {
-            this.rail = rail;
+            super(rail);
             this.idle = idle;
         }
 
         @Override
         public void onArrival(Runnable wake) {
-            rail.onArrival(() -> {
+            super.onArrival(() -> {
                 wakes.incrementAndGet();
                 idle.signal();
                 wake.run();
             });
-        }
-
-        @Override
-        public RailInfo info() {
-            return rail.info();
-        }
-
-        @Override
-        public boolean offer(MemorySegment frame) {
-            return rail.offer(frame);
-        }
-
-        @Override
-        public boolean offer(int length, FrameWriter writer) {
-            return rail.offer(length, writer);
-        }
-
-        @Override
-        public int poll(FrameReceiver receiver, int limit) {
-            return rail.poll(receiver, limit);
-        }
-
-        @Override
-        public int flush() {
-            return rail.flush();
-        }
-
-        @Override
-        public boolean isOpen() {
-            return rail.isOpen();
-        }
-
-        @Override
-        public void close() {
-            rail.close();
         }
     }
 

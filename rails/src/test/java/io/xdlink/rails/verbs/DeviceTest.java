@@ -1,5 +1,6 @@
 package io.xdlink.rails.verbs;
 
+import io.xdlink.rails.ForwardingRailTransport;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
@@ -22,43 +23,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DeviceTest {
 
     /** A rail that only counts who asked to be woken on arrivals. */
-    private static final class WatchedRail implements RailTransport {
-        final RailTransport inner;
+    private static final class WatchedRail extends ForwardingRailTransport {
         volatile int arrivalWatches;
 
         WatchedRail(RailTransport inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public RailInfo info() {
-            return inner.info();
-        }
-
-        @Override
-        public boolean offer(MemorySegment frame) {
-            return inner.offer(frame);
-        }
-
-        @Override
-        public int poll(FrameReceiver receiver, int limit) {
-            return inner.poll(receiver, limit);
+            super(inner);
         }
 
         @Override
         public void onArrival(Runnable wake) {
             arrivalWatches++;
-            inner.onArrival(wake);
-        }
-
-        @Override
-        public boolean isOpen() {
-            return inner.isOpen();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
+            super.onArrival(wake);
         }
     }
 
@@ -255,13 +230,12 @@ class DeviceTest {
      * One end of an in-memory rail that its fabric can fail: from then on every call throws, marking the whole peer
      * lost or only this rail, as the host fabric does when a peer's session or only a rail's connection is gone.
      */
-    private static final class FailingRail implements RailTransport {
-        private final RailTransport inner;
+    private static final class FailingRail extends ForwardingRailTransport {
         private final boolean peerLost;
         volatile boolean failed;
 
         FailingRail(RailTransport inner, boolean peerLost) {
-            this.inner = inner;
+            super(inner);
             this.peerLost = peerLost;
         }
 
@@ -272,47 +246,32 @@ class DeviceTest {
         }
 
         @Override
-        public RailInfo info() {
-            return inner.info();
-        }
-
-        @Override
         public boolean offer(MemorySegment frame) {
             check();
-            return inner.offer(frame);
+            return super.offer(frame);
         }
 
         @Override
         public boolean offer(int length, FrameWriter writer) {
             check();
-            return inner.offer(length, writer);
+            return super.offer(length, writer);
         }
 
         @Override
         public int poll(FrameReceiver receiver, int limit) {
             check();
-            return inner.poll(receiver, limit);
+            return super.poll(receiver, limit);
         }
 
         @Override
         public int flush() {
             check();
-            return inner.flush();
-        }
-
-        @Override
-        public void onArrival(Runnable wake) {
-            inner.onArrival(wake);
+            return super.flush();
         }
 
         @Override
         public boolean isOpen() {
-            return !failed && inner.isOpen();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
+            return !failed && super.isOpen();
         }
     }
 

@@ -173,20 +173,14 @@ class QueuePairTest {
     }
 
     /** One end of a rail that loses the first {@code count} NAK frames offered to it, and nothing else. */
-    private static final class NakLosingRail implements io.xdlink.rails.RailTransport {
-        private final io.xdlink.rails.RailTransport inner;
+    private static final class NakLosingRail extends io.xdlink.rails.ForwardingRailTransport {
         private final MemorySegment scratch = Arena.ofAuto().allocate(MAX_FRAME_BYTES);
         private int toLose;
         int lost;
 
         NakLosingRail(io.xdlink.rails.RailTransport inner, int count) {
-            this.inner = inner;
+            super(inner);
             this.toLose = count;
-        }
-
-        @Override
-        public io.xdlink.rails.RailInfo info() {
-            return inner.info();
         }
 
         @Override
@@ -198,38 +192,13 @@ class QueuePairTest {
                 lost++;
                 return true;
             }
-            return inner.offer(frame);
+            return super.offer(frame);
         }
 
         @Override
         public boolean offer(int length, FrameWriter writer) {
             writer.write(scratch, 0);
             return offer(scratch.asSlice(0, length));
-        }
-
-        @Override
-        public int poll(FrameReceiver receiver, int limit) {
-            return inner.poll(receiver, limit);
-        }
-
-        @Override
-        public int flush() {
-            return inner.flush();
-        }
-
-        @Override
-        public void onArrival(Runnable wake) {
-            inner.onArrival(wake);
-        }
-
-        @Override
-        public boolean isOpen() {
-            return inner.isOpen();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
         }
     }
 
