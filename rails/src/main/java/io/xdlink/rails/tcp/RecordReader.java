@@ -26,6 +26,8 @@ final class RecordReader {
     private int end;
     private boolean endOfStream;
     private int recordLength;
+    /** The last read took less than it had room for: the socket had nothing more at that moment. */
+    private boolean drained;
 
     /**
      * @param name     the stream in error messages ({@code rail thunderbolt0/0})
@@ -60,12 +62,14 @@ final class RecordReader {
             start = 0;
         }
         buffer.limit(buffer.capacity()).position(end);
+        int room = buffer.remaining();
         int n = channel.read(buffer);
         if (n < 0) {
             endOfStream = true;
             return -1;
         }
         end += n;
+        drained = n < room;
         return n;
     }
 
@@ -111,6 +115,14 @@ final class RecordReader {
         recordLength = length;
         start += PREFIX_BYTES + length;
         return at;
+    }
+
+    /**
+     * True when the last {@link #fill} read less than it had room for, so the socket held nothing more then: reading
+     * again at once would most likely find nothing, a system call spent for no bytes.
+     */
+    boolean drained() {
+        return drained;
     }
 
     /** The buffer records are handed out of. */

@@ -137,6 +137,11 @@ public final class TcpRailTransport implements RailTransport {
                     handed++;
                     continue;
                 }
+                if (handed > 0 && reader.drained()) {
+                    // The last read emptied the socket: another now would almost always find nothing, and on a
+                    // round trip that system call sits between a frame's arrival and its answer.
+                    break;
+                }
                 int read = reader.fill(channel);
                 if (read == 0) {
                     if (handed == 0) {

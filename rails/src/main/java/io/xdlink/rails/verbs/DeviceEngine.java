@@ -131,6 +131,9 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
             paused(late);
         }
         int work = 0;
+        for (int i = 0; i < poolList.size(); i++) {
+            poolList.get(i).cycleStarted();
+        }
         for (Command c; (c = commands.poll()) != null; ) {
             c.run(this);
             work++;
@@ -138,11 +141,24 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
                 return work;
             }
         }
+        if (work > 0) {
+            // Fresh requests go out before the rails are read: on a round trip, the read that finds nothing yet
+            // would otherwise sit between the application's post and the frame leaving.
+            work += send();
+            work += flush();
+        }
         work += receive();
         if (now >= nextDeadline) {
             work += runTimers();
         }
         work += send();
+        work += flush();
+        work += removeClosed();
+        return work;
+    }
+
+    private int flush() {
+        int work = 0;
         for (int i = 0; i < rails.size(); i++) {
             Rail r = rails.get(i);
             if (r.state != Rail.State.CLOSED) {
@@ -153,7 +169,6 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
                 }
             }
         }
-        work += removeClosed();
         return work;
     }
 
@@ -167,15 +182,20 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         int total = 0;
         while (total < POLL_LIMIT * Math.max(1, rails.size())) {
             int got = 0;
+            boolean more = false;
             for (int i = 0; i < rails.size(); i++) {
-                got += poll(rails.get(i), slice);
-            }
-            if (got == 0) {
-                break;
+                int n = poll(rails.get(i), slice);
+                got += n;
+                more |= n >= slice;
             }
             total += got;
-            for (int i = 0; i < poolList.size(); i++) {
-                poolList.get(i).sendAckIfDue(out, now);
+            if (got > 0) {
+                for (int i = 0; i < poolList.size(); i++) {
+                    poolList.get(i).sendAckIfDue(out, now);
+                }
+            }
+            if (!more) {
+                break; // every rail handed over less than a slice: none has more waiting, so polling again finds nothing
             }
         }
         return total;

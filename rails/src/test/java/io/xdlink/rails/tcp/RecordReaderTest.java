@@ -111,6 +111,23 @@ class RecordReaderTest {
     }
 
     @Test
+    void aReadThatTookLessThanItHadRoomForSaysTheSocketWasDrained() throws IOException {
+        int capacity = 2 + 4096;
+        RecordReader reader = new RecordReader("t", capacity, 1, 4096);
+        byte[] full = new byte[capacity];
+        System.arraycopy(record(10, 1), 0, full, 0, 12);
+        System.arraycopy(record(capacity - 14, 2), 0, full, 12, capacity - 12);
+        Chunks ch = new Chunks(full, record(3, 5));
+        assertThat(reader.fill(ch)).isEqualTo(capacity);
+        assertThat(reader.drained()).as("a read that filled the buffer may have left more behind").isFalse();
+        assertThat(reader.next().byteSize()).isEqualTo(10);
+        assertThat(reader.next().byteSize()).isEqualTo(capacity - 14);
+        assertThat(reader.fill(ch)).isEqualTo(5);
+        assertThat(reader.drained()).isTrue();
+        assertThat(reader.next().toArray(ValueLayout.JAVA_BYTE)).containsExactly(5, 6, 7);
+    }
+
+    @Test
     void aStreamEndingInsideTheLengthPrefixIsRefused() throws IOException {
         RecordReader reader = new RecordReader("rail x", 8192, 1, 4096);
         Chunks ch = new Chunks(record(3, 0), new byte[] {0x00});
