@@ -12,8 +12,36 @@
 
 #include "ccl_net_abi.h"
 
-#define XDL_API_REVISION 1
+#include <stdatomic.h>
+
+#define XDL_API_REVISION 2
 #define XDL_MAX_RECVS 8
+
+/*
+ * Java mirrors the state of every request it handed out (io.xdlink.ccl.abi.RequestMirror), so test() can answer
+ * "not done" without entering Java while nothing can have changed: a host polls test() in a loop, and an upcall
+ * costs far more than these few loads. Entries are indexed like handle ids (generation << 32 | index << 3 | kind)
+ * through a directory of pages that are allocated once and never freed; a comm's attention words
+ * (io.xdlink.ccl.engine.Attention) are pooled and never freed either, so any id, even a stale or made-up one, reads
+ * mapped memory.
+ */
+#define XDL_KIND_REQUEST 6
+#define XDL_REQUEST_PENDING 1
+#define XDL_STATUS_PAGE_BITS 12
+#define XDL_STATUS_PAGES (1 << 14)
+
+typedef struct {
+    /* generation << 32 | XDL_REQUEST_PENDING while in flight; anything else: ask Java. */
+    _Atomic uint64_t state;
+    /* Address of the request's comm's xdl_attention_t. */
+    _Atomic uint64_t attention;
+} xdl_request_status_t;
+
+typedef struct {
+    _Atomic int64_t arrivals; /* completions the comm's connection produced */
+    _Atomic int64_t seen;     /* arrivals Java had drained at its last look */
+    _Atomic int64_t drive;    /* non-zero while the comm must run whatever arrives */
+} xdl_attention_t;
 
 typedef struct {
     int64_t (*init)(int32_t abi_version, uint64_t comm_id, int32_t traffic_class);
@@ -32,7 +60,34 @@ typedef struct {
     int64_t (*close_recv)(uint64_t recv_comm);
     int64_t (*close_listen)(uint64_t listen_comm);
     int64_t (*finalize)(uint64_t ctx);
+    /* XDL_STATUS_PAGES page addresses (0 until used) of XDL_STATUS_PAGE_BITS^2 xdl_request_status_t each. */
+    _Atomic uint64_t *request_pages;
 } xdl_java_api_t;
+
+/*
+ * True when the request with handle id is surely not done: Java saw it in flight at its comm's last look and the
+ * comm has had nothing new since. False means only "ask Java".
+ */
+static inline int xdl_surely_pending(const xdl_java_api_t *api, uint64_t id) {
+    if ((id & 7) != XDL_KIND_REQUEST) {
+        return 0;
+    }
+    uint64_t index = (id >> 3) & 0x1FFFFFFF;
+    if (index >= ((uint64_t)XDL_STATUS_PAGES << XDL_STATUS_PAGE_BITS)) {
+        return 0;
+    }
+    uint64_t page = atomic_load_explicit(&api->request_pages[index >> XDL_STATUS_PAGE_BITS], memory_order_acquire);
+    if (page == 0) {
+        return 0;
+    }
+    xdl_request_status_t *s = (xdl_request_status_t *)(uintptr_t)page + (index & ((1u << XDL_STATUS_PAGE_BITS) - 1));
+    if (atomic_load_explicit(&s->state, memory_order_acquire) != ((id & 0xFFFFFFFF00000000ull) | XDL_REQUEST_PENDING)) {
+        return 0;
+    }
+    xdl_attention_t *a = (xdl_attention_t *)(uintptr_t)atomic_load_explicit(&s->attention, memory_order_relaxed);
+    return atomic_load_explicit(&a->arrivals, memory_order_acquire) == atomic_load_explicit(&a->seen, memory_order_acquire)
+           && atomic_load_explicit(&a->drive, memory_order_acquire) == 0;
+}
 
 /* The table Java registered, or NULL before registration. */
 const xdl_java_api_t *xdl_api(void);

@@ -183,10 +183,15 @@ static ccl_result_t do_iflush(void *recv_comm, int n, void **data, int *sizes, v
 }
 
 static ccl_result_t do_test(void *request, int *done, int *sizes) {
-    API_OR_FAIL(api);
-    if (done == NULL) {
+    const xdl_java_api_t *api = xdl_api();
+    if (api == NULL || done == NULL) {
         return ccl_internal_error;
     }
+    if (xdl_surely_pending(api, as_id(request))) {
+        *done = 0;
+        return ccl_success;
+    }
+    xdl_attach_thread();
     int64_t r = api->test(as_id(request), sizes);
     *done = r > 0 ? 1 : 0;
     return xdl_status(r);

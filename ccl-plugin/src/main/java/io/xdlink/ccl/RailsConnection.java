@@ -141,6 +141,18 @@ final class RailsConnection implements Connection {
         return n;
     }
 
+    /** The completion queue is this connection's alone (sends and receives), so its pushes are its completions. */
+    @Override
+    public boolean onCompletion(Runnable listener) {
+        cq.onPush(listener);
+        return true;
+    }
+
+    @Override
+    public boolean wantsPoll() {
+        return immediateDeficit > 0;
+    }
+
     @Override
     public boolean isOpen() {
         QpState s = qp.state();

@@ -67,6 +67,16 @@ public interface RailTransport extends AutoCloseable {
     }
 
     /**
+     * Whether every frame this transport delivers is, bit for bit, the frame that was offered: memory handed from
+     * one end to the other with nothing between that could flip a bit (a simulated rail whose fault plan corrupts
+     * nothing). The receiving engine then skips recomputing the frame's CRC; every other check of the frame stays.
+     * False by default: TCP, whose own checksum is weak, and any transport that may damage a frame keep the check.
+     */
+    default boolean deliversIntact() {
+        return false;
+    }
+
+    /**
      * Offers a data frame in two parts. The head, {@code headLength} bytes that {@code writer} writes, is the frame's
      * header followed by its 4-byte trailer; the payload is {@code payloadLength} bytes of {@code payload} from
      * {@code payloadOffset}. On the wire the frame is header, payload, trailer. A transport that

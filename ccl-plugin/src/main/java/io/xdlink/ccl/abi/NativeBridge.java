@@ -22,7 +22,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 public final class NativeBridge {
     /** {@code XDL_API_REVISION} in ccl_bridge.h. */
-    static final int API_REVISION = 1;
+    static final int API_REVISION = 2;
 
     private static final Object LOCK = new Object();
     private static boolean installed;
@@ -63,7 +63,9 @@ public final class NativeBridge {
                 NativeEntryPoints.useLog(new NativeLog(logFunction));
                 Linker linker = Linker.nativeLinker();
                 Arena global = Arena.global();
-                MemorySegment table = global.allocate(ADDRESS.byteSize() * SLOTS.length, ADDRESS.byteAlignment());
+                // The entries, then the address of the request mirror's page directory (request_pages).
+                MemorySegment table = global.allocate(ADDRESS.byteSize() * (SLOTS.length + 1),
+                        ADDRESS.byteAlignment());
                 MethodHandles.Lookup lookup = MethodHandles.lookup();
                 for (int i = 0; i < SLOTS.length; i++) {
                     Slot slot = SLOTS[i];
@@ -72,6 +74,7 @@ public final class NativeBridge {
                     MemorySegment stub = linker.upcallStub(target, slot.descriptor(), global);
                     table.setAtIndex(ADDRESS, i, stub);
                 }
+                table.setAtIndex(ADDRESS, SLOTS.length, MemorySegment.ofAddress(NativeEntryPoints.REQUESTS.address()));
                 MethodHandle register = linker.downcallHandle(MemorySegment.ofAddress(registerFunction),
                         FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
                 int rc = (int) register.invokeExact(table, table.byteSize(), API_REVISION);
@@ -86,6 +89,15 @@ public final class NativeBridge {
             }
             return -1;
         }
+    }
+
+    /**
+     * How many {@code test()} calls have reached Java through the shim in this process: the shim answers a request
+     * that is surely not done by itself, so this grows by about one per request, not one per call. Exact while one
+     * thread tests; for tests and diagnostics.
+     */
+    public static long testUpcalls() {
+        return NativeEntryPoints.testCalls();
     }
 
     /** Whether a shim in this process has registered the entry points. */

@@ -14,6 +14,7 @@ import io.xdlink.ccl.RecvComm;
 import io.xdlink.ccl.Request;
 import io.xdlink.ccl.SendComm;
 import io.xdlink.ccl.abi.HandleTable.Kind;
+import io.xdlink.ccl.engine.EngineRequest;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -37,14 +38,42 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 final class NativeEntryPoints {
     private static final Object LOCK = new Object();
     private static final HandleTable HANDLES = new HandleTable();
+    /** The native mirror of every request's state, which lets the shim's test() skip the upcall. */
+    static final RequestMirror REQUESTS = new RequestMirror();
     /** Per calling thread, the sizes a finished receive moved, before they are narrowed into the host's array. */
     private static final ThreadLocal<long[]> MOVED = ThreadLocal.withInitial(() -> new long[CclNet.MAX_RECVS]);
     private static final Map<Integer, MemorySegment[]> DEVICE_STRINGS = new HashMap<>();
     private static volatile CclLog log = CclLog.system();
     private static volatile CclNet net;
     private static long legacyContext;
+    /**
+     * Calls of {@link #test} so far: plain increments, exact while one thread tests, approximate when several do
+     * (a shared atomic counter would cost every host thread a contended cache line per call).
+     */
+    private static long testCalls;
 
     private NativeEntryPoints() {
+    }
+
+    static long testCalls() {
+        return testCalls;
+    }
+
+    /** Hands a new request to native code: a handle id, with its state mirrored for the shim's test(). */
+    private static long request(Request r) {
+        if (r == null) {
+            return 0;
+        }
+        long id = HANDLES.add(Kind.REQUEST, r);
+        if (r instanceof EngineRequest e) {
+            REQUESTS.publish(id, e);
+        }
+        return id;
+    }
+
+    private static void release(long requestId) {
+        HANDLES.remove(requestId, Kind.REQUEST);
+        REQUESTS.retire(requestId);
     }
 
     static void useLog(CclLog newLog) {
@@ -211,8 +240,7 @@ final class NativeEntryPoints {
             if (size < 0) {
                 throw CclException.internal("isend of " + size + " bytes");
             }
-            Request r = net().isend(c, data.reinterpret(size), tag, mh);
-            return r == null ? 0 : HANDLES.add(Kind.REQUEST, r);
+            return request(net().isend(c, data.reinterpret(size), tag, mh));
         } catch (Throwable t) {
             return fail("isend", t);
         }
@@ -242,8 +270,7 @@ final class NativeEntryPoints {
                 handles[i] = lookup(mh.getAtIndex(ADDRESS, i).address(), Kind.MEMORY, MemoryHandle.class,
                         "memory handle " + i);
             }
-            Request r = net().irecv(c, buffers, tagArray, handles);
-            return r == null ? 0 : HANDLES.add(Kind.REQUEST, r);
+            return request(net().irecv(c, buffers, tagArray, handles));
         } catch (Throwable t) {
             return fail("irecv", t);
         }
@@ -269,14 +296,14 @@ final class NativeEntryPoints {
                 handles[i] = lookup(mh.getAtIndex(ADDRESS, i).address(), Kind.MEMORY, MemoryHandle.class,
                         "memory handle " + i);
             }
-            Request r = net().iflush(c, buffers, handles);
-            return r == null ? 0 : HANDLES.add(Kind.REQUEST, r);
+            return request(net().iflush(c, buffers, handles));
         } catch (Throwable t) {
             return fail("iflush", t);
         }
     }
 
     static long test(long requestId, MemorySegment sizes) {
+        testCalls++;
         try {
             Request r = lookup(requestId, Kind.REQUEST, Request.class, "request");
             // A host polls test() in a loop: no allocation per call, and none at all when it wants no sizes.
@@ -285,13 +312,13 @@ final class NativeEntryPoints {
             try {
                 done = net().test(r, moved);
             } catch (CclException e) {
-                HANDLES.remove(requestId, Kind.REQUEST);
+                release(requestId);
                 throw e;
             }
             if (!done) {
                 return 0;
             }
-            HANDLES.remove(requestId, Kind.REQUEST);
+            release(requestId);
             if (sizes.address() != 0) {
                 int count = CclNets.sizeCount(r);
                 MemorySegment out = sizes.reinterpret(JAVA_INT.byteSize() * count);

@@ -43,6 +43,22 @@ public interface Connection extends AutoCloseable {
     /** False once closed or failed. */
     boolean isOpen();
 
+    /**
+     * Asks for {@code listener} to run after each completion {@link #poll} will hand out has become available, on
+     * whichever thread produced it, including the completions that flush outstanding work when the connection
+     * fails or closes; null stops it. The listener must be quick and must not throw.
+     *
+     * @return false when this connection cannot tell, so its owner has to poll it to learn anything
+     */
+    default boolean onCompletion(Runnable listener) {
+        return false;
+    }
+
+    /** True while the connection has work of its own that only {@link #poll} moves on (a post it must retry). */
+    default boolean wantsPoll() {
+        return false;
+    }
+
     @Override
     void close();
 

@@ -23,6 +23,7 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
 
     private final int device;
     private final Connection connection;
+    final Attention attention;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment[] advertBuffers = new MemorySegment[Advertisement.SLOTS];
     private final RegisteredMemory advertMemory;
@@ -34,6 +35,7 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
     public RecvEndpoint(int device, Connection connection) {
         this.device = device;
         this.connection = connection;
+        this.attention = new Attention(connection.onCompletion(this::arrived));
         MemorySegment block = arena.allocate((long) Advertisement.MAX_BYTES * advertBuffers.length, 64);
         for (int i = 0; i < advertBuffers.length; i++) {
             advertBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
@@ -120,6 +122,8 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         closed = true;
         boolean quiet = failure == null && connection.isOpen() && nothingOutstanding();
         failAll("the receive comm was closed");
+        connection.onCompletion(null);
+        attention.release();
         if (quiet) {
             // Everything was received; the sender may still wait for the acknowledgement of the last write.
             Linger.add(connection, advertMemory, arena);
@@ -169,16 +173,21 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         }
     }
 
+    private void arrived() {
+        attention.arrived();
+    }
+
     private void progress() {
-        if (failure != null) {
-            return;
+        long arrivals = attention.arrivals();
+        if (failure == null) {
+            while (connection.poll(this, POLL_BATCH) > 0) {
+                // keep draining until the connection has nothing more for us
+            }
+            if (failure == null && !connection.isOpen()) {
+                fail("the connection closed");
+            }
         }
-        while (connection.poll(this, POLL_BATCH) > 0) {
-            // keep draining until the connection has nothing more for us
-        }
-        if (failure == null && !connection.isOpen()) {
-            fail("the connection closed");
-        }
+        attention.settle(arrivals, failure == null && connection.wantsPoll());
     }
 
     @Override
@@ -216,16 +225,21 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         }
         if (error != null) {
             r.error = error;
+            r.finish();
             return;
         }
         long total = Immediate.totalLength(immediate, length);
         if (length < 0 || length > Immediate.CHUNK_BYTES || total > r.capacity[index]) {
             r.error = "peer wrote " + total + " bytes into a " + r.capacity[index] + "-byte buffer";
+            r.finish();
             return;
         }
         r.arrived[index] = true;
         r.received[index] = total;
         r.arrivals++;
+        if (r.done()) {
+            r.finish();
+        }
     }
 
     private void fail(String why) {
@@ -239,6 +253,7 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         for (RecvRequest r : slots) {
             if (r != null && !r.released && !r.done() && r.error == null) {
                 r.error = why;
+                r.finish();
             }
         }
     }

@@ -22,6 +22,7 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
 
     private final int device;
     private final Connection connection;
+    final Attention attention;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment[] receiveBuffers = new MemorySegment[Advertisement.SLOTS];
     private final RegisteredMemory receiveMemory;
@@ -51,11 +52,14 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
     public SendEndpoint(int device, Connection connection) throws CclException {
         this.device = device;
         this.connection = connection;
+        this.attention = new Attention(connection.onCompletion(this::arrived));
         MemorySegment block = arena.allocate((long) Advertisement.MAX_BYTES * receiveBuffers.length, 64);
         this.receiveMemory = connection.register(block);
         for (int i = 0; i < receiveBuffers.length; i++) {
             receiveBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
             if (!connection.postReceive(i, receiveMemory, receiveBuffers[i])) {
+                connection.onCompletion(null);
+                attention.release();
                 receiveMemory.close();
                 arena.close();
                 throw new CclException(CclResult.SYSTEM_ERROR, "the connection refused receive buffer " + i
@@ -176,7 +180,9 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         }
         closed = true;
         failAll("the send comm was closed");
+        connection.onCompletion(null);
         connection.close();
+        attention.release();
         receiveMemory.close();
         arena.close();
     }
@@ -190,22 +196,29 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         }
     }
 
+    private void arrived() {
+        attention.arrived();
+    }
+
     private void progress() {
-        if (failure != null) {
-            return;
+        long arrivals = attention.arrivals();
+        if (failure == null) {
+            while (connection.poll(this, POLL_BATCH) > 0) {
+                // drain
+            }
+            Integer slot;
+            while (failure == null && (slot = toRepost.peekFirst()) != null
+                    && connection.postReceive(slot, receiveMemory, receiveBuffers[slot])) {
+                toRepost.pollFirst();
+            }
+            postBacklog();
+            if (failure == null && !connection.isOpen()) {
+                fail("the connection closed");
+            }
         }
-        while (connection.poll(this, POLL_BATCH) > 0) {
-            // drain
-        }
-        Integer slot;
-        while (failure == null && (slot = toRepost.peekFirst()) != null
-                && connection.postReceive(slot, receiveMemory, receiveBuffers[slot])) {
-            toRepost.pollFirst();
-        }
-        postBacklog();
-        if (failure == null && !connection.isOpen()) {
-            fail("the connection closed");
-        }
+        // Writes waiting for queue room and buffers to post again move only when this end runs, whatever arrives.
+        attention.settle(arrivals, failure == null
+                && (!backlog.isEmpty() || !toRepost.isEmpty() || connection.wantsPoll()));
     }
 
     @Override
@@ -219,6 +232,9 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
             r.error = error;
         } else {
             r.confirmed++;
+        }
+        if (r.error != null || r.done()) {
+            r.finish();
         }
     }
 
@@ -270,11 +286,13 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         for (SendRequest r : inFlight.values()) {
             if (r.error == null && !r.done()) {
                 r.error = why;
+                r.finish();
             }
         }
         for (SendRequest r : backlog) {
             if (r.error == null) {
                 r.error = why;
+                r.finish();
             }
         }
         inFlight.clear();

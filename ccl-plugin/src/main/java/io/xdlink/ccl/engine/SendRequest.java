@@ -53,7 +53,12 @@ public final class SendRequest extends EngineRequest {
 
     @Override
     public boolean test(long[] sizes) throws CclException {
-        return endpoint.test(this, sizes);
+        return !surelyPending() && endpoint.test(this, sizes);
+    }
+
+    @Override
+    public Attention attention() {
+        return endpoint.attention;
     }
 
     @Override

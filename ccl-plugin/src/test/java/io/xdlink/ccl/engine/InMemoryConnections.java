@@ -17,6 +17,7 @@ public final class InMemoryConnections {
     private final SplittableRandom keys;
     public final End a;
     public final End b;
+    private boolean notifying;
 
     public InMemoryConnections(long seed, int queueDepth) {
         this(new SplittableRandom(seed), new java.util.concurrent.ConcurrentHashMap<>(), queueDepth);
@@ -34,6 +35,15 @@ public final class InMemoryConnections {
         b = new End(queueDepth);
         a.peer = b;
         b.peer = a;
+    }
+
+    /**
+     * Makes both ends report completions through {@link Connection#onCompletion} as they are produced (and on
+     * close, as a failing queue pair's flush would), so their owners can skip polling while nothing arrived.
+     */
+    public InMemoryConnections notifying() {
+        notifying = true;
+        return this;
     }
 
     public RegisteredMemory register(MemorySegment segment) {
@@ -82,6 +92,9 @@ public final class InMemoryConnections {
         boolean open = true;
         int outstanding;
         int writesPosted;
+        /** How many times the owner polled this end. */
+        public int polls;
+        private Runnable listener;
 
         End(int queueDepth) {
             this.queueDepth = queueDepth;
@@ -126,9 +139,9 @@ public final class InMemoryConnections {
             } else {
                 MemorySegment.copy(source, 0, region, target.offset(), source.byteSize());
             }
-            events.add(new Done(workId, error));
+            add(new Done(workId, error));
             if (immediate != null) {
-                peer.events.add(new Imm(immediate, source.byteSize(), error));
+                peer.add(new Imm(immediate, source.byteSize(), error));
             }
             return true;
         }
@@ -154,8 +167,21 @@ public final class InMemoryConnections {
             long[] r = peer.receives.poll();
             MemorySegment buf = peer.receiveBuffers.remove(r[0]);
             MemorySegment.copy(MemorySegment.ofArray(bytes), 0, buf, 0, bytes.length);
-            peer.events.add(new Received(r[0], buf.asSlice(0, bytes.length)));
-            events.add(new Done(workId, null));
+            peer.add(new Received(r[0], buf.asSlice(0, bytes.length)));
+            add(new Done(workId, null));
+        }
+
+        private void add(Event e) {
+            events.add(e);
+            if (listener != null) {
+                listener.run();
+            }
+        }
+
+        @Override
+        public boolean onCompletion(Runnable l) {
+            listener = l;
+            return notifying;
         }
 
         /** Receiver-not-ready: a send waits until the peer has posted a receive. */
@@ -178,6 +204,7 @@ public final class InMemoryConnections {
 
         @Override
         public int poll(CompletionHandler handler, int max) {
+            polls++;
             pump();
             int n = 0;
             Event e;
@@ -203,6 +230,11 @@ public final class InMemoryConnections {
         @Override
         public void close() {
             open = false;
+            for (End e : new End[] {this, peer}) {
+                if (e.listener != null) {
+                    e.listener.run();
+                }
+            }
         }
     }
 

@@ -380,9 +380,9 @@ public final class FrameChannel {
             judge(h, available, now);
         }
         int handed = 0;
+        int p = index(h);
         try {
             while (handed < limit && h < available) {
-                int p = index(h);
                 long arrival = arrivalOf[p];
                 if (arrival > now) {
                     waker.wakeAt(arrival);
@@ -392,7 +392,13 @@ public final class FrameChannel {
                 int length = lengthOf[p];
                 MemorySegment payload = payloadOf[p];
                 payloadOf[p] = null; // the ring keeps no hold on the sender's memory once the frame is gone
+                int slot = slotOf[p];
+                long payloadAt = payloadAtOf[p];
+                int payloadLength = payloadLengthOf[p];
                 h++;
+                if (++p == capacity) {
+                    p = 0;
+                }
                 if (length >= 0) {
                     if (!e2e) {
                         acceptedWaiting--;
@@ -400,10 +406,9 @@ public final class FrameChannel {
                     delivered++;
                     handed++;
                     if (payload == null) {
-                        receiver.onFrame(slots.forReading(slotOf[p]), 0, length);
+                        receiver.onFrame(slots.forReading(slot), 0, length);
                     } else {
-                        receiver.onFrame(slots.forReading(slotOf[p]), 0, length, payload, payloadAtOf[p],
-                                payloadLengthOf[p]);
+                        receiver.onFrame(slots.forReading(slot), 0, length, payload, payloadAt, payloadLength);
                     }
                 }
             }
@@ -448,6 +453,7 @@ public final class FrameChannel {
         acceptedWaiting = waiting;
     }
 
+    /** Where {@code position} lies in the entry arrays: the only division per frame sent or per poll. */
     private int index(long position) {
         return (int) (position % capacity);
     }

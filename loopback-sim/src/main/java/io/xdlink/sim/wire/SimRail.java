@@ -61,10 +61,11 @@ public final class SimRail {
         };
         LinkState linkFromB = new LinkState(linkFromA.rxLaneMbps(), linkFromA.rxLanes(),
                 linkFromA.txLaneMbps(), linkFromA.txLanes());
+        boolean intact = plan.corruptRate() == 0;
         this.endA = new SimRailTransport(new RailInfo("sim:" + name, linkId, linkFromA, lossy), this.aToB, this.bToA,
-                closed);
+                intact, closed);
         this.endB = new SimRailTransport(new RailInfo("sim:" + name, linkId, linkFromB, lossy), this.bToA, this.aToB,
-                closed);
+                intact, closed);
     }
 
     public String name() {

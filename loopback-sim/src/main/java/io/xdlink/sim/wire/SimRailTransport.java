@@ -16,13 +16,15 @@ public final class SimRailTransport implements RailTransport {
     private final RailInfo info;
     private final FrameChannel out;
     private final FrameChannel in;
+    private final boolean intact;
     private final Runnable onClose;
     private volatile boolean closed;
 
-    SimRailTransport(RailInfo info, FrameChannel out, FrameChannel in, Runnable onClose) {
+    SimRailTransport(RailInfo info, FrameChannel out, FrameChannel in, boolean intact, Runnable onClose) {
         this.info = info;
         this.out = out;
         this.in = in;
+        this.intact = intact;
         this.onClose = onClose;
     }
 
@@ -64,6 +66,15 @@ public final class SimRailTransport implements RailTransport {
     @Override
     public boolean carriesPayloadByReference() {
         return true;
+    }
+
+    /**
+     * Frames move memory to memory: only a fault plan that corrupts frames damages one. Lost, reordered or
+     * duplicated frames arrive, when they arrive, intact.
+     */
+    @Override
+    public boolean deliversIntact() {
+        return intact;
     }
 
     /** Puts the head in the TX ring slot and a reference to the payload beside it. */

@@ -45,6 +45,25 @@ class SimRailTransportTest {
     }
 
     @Test
+    void framesArriveIntactUnlessTheFaultPlanCorruptsThem() {
+        assertThat(rail().endA().deliversIntact()).isTrue();
+        Waker waker = new Waker(clock);
+        for (FaultPlan plan : List.of(FaultPlan.NONE.withLoss(0.1), FaultPlan.NONE.withReorder(0.1),
+                FaultPlan.NONE.withDuplicates(0.1), FaultPlan.NONE.withE2eFlowControl(false))) {
+            SimRail r = new SimRail("c/rail0", "c", LinkState.of(Generation.GEN3, 2), new Wire("c:a->b", clock,
+                    40_000, 1_000), new Wire("c:b->a", clock, 40_000, 1_000), plan, new SimRail.Rings(64, 64),
+                    new SimRail.Rings(64, 64), waker, released::incrementAndGet);
+            assertThat(r.endA().deliversIntact()).as(plan.toString()).isTrue();
+            assertThat(r.endB().deliversIntact()).as(plan.toString()).isTrue();
+        }
+        SimRail corrupting = new SimRail("c/rail0", "c", LinkState.of(Generation.GEN3, 2), new Wire("c:a->b", clock,
+                40_000, 1_000), new Wire("c:b->a", clock, 40_000, 1_000), FaultPlan.NONE.withCorruption(0.01),
+                new SimRail.Rings(64, 64), new SimRail.Rings(64, 64), waker, released::incrementAndGet);
+        assertThat(corrupting.endA().deliversIntact()).isFalse();
+        assertThat(corrupting.endB().deliversIntact()).isFalse();
+    }
+
+    @Test
     void framesOfZeroOrMoreThanMaxBytesAreRefused() {
         SimRail r = rail();
         try (Arena arena = Arena.ofConfined()) {

@@ -6,7 +6,8 @@ import static io.xdlink.rails.frame.FrameLayout.*;
 
 /**
  * A reusable reader of one received frame: {@link #wrap} checks everything the format promises (sizes, version,
- * opcode, flags, lengths, CRC, per-opcode fields) and decodes the header into fields, so the engine reads a frame
+ * opcode, flags, lengths, CRC, per-opcode fields; the CRC may be left out for a transport that delivers frames
+ * intact) and decodes the header into fields, so the engine reads a frame
  * without allocating. Nothing is trusted before the checks pass; nothing is sized from the frame's own numbers
  * beyond the frame's real length. One instance per receiving thread; valid until the next {@code wrap}.
  */
@@ -52,6 +53,14 @@ public final class FrameView {
      * @throws FrameException naming the first field found wrong
      */
     public FrameView wrap(MemorySegment buffer, long offset, long size) throws FrameException {
+        return wrap(buffer, offset, size, true);
+    }
+
+    /**
+     * As {@link #wrap(MemorySegment, long, long)}, leaving out the CRC check when {@code checkCrc} is false: for a
+     * frame from a transport that delivers frames intact ({@link io.xdlink.rails.RailTransport#deliversIntact()}).
+     */
+    public FrameView wrap(MemorySegment buffer, long offset, long size, boolean checkCrc) throws FrameException {
         this.frame = null;
         if (offset < 0 || size < 0 || offset > buffer.byteSize() - size) {
             throw new FrameException(FrameField.FRAME, size, "does not lie within its " + buffer.byteSize()
@@ -70,7 +79,7 @@ public final class FrameView {
                     + "-byte header");
         }
         return decode(buffer, offset, op, buffer, offset + op.headerBytes(), size - op.headerBytes()
-                - TRAILER_BYTES, offset + size - TRAILER_BYTES);
+                - TRAILER_BYTES, offset + size - TRAILER_BYTES, checkCrc);
     }
 
     /**
@@ -82,6 +91,15 @@ public final class FrameView {
      */
     public FrameView wrap(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
                           long payloadOffset, int payloadLength) throws FrameException {
+        return wrap(head, headOffset, headLength, payload, payloadOffset, payloadLength, true);
+    }
+
+    /**
+     * As {@link #wrap(MemorySegment, long, int, MemorySegment, long, int)}, leaving out the CRC check when
+     * {@code checkCrc} is false.
+     */
+    public FrameView wrap(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
+                          long payloadOffset, int payloadLength, boolean checkCrc) throws FrameException {
         this.frame = null;
         if (headOffset < 0 || headLength < 0 || headOffset > head.byteSize() - headLength) {
             throw new FrameException(FrameField.FRAME, headLength, "head does not lie within its "
@@ -109,7 +127,7 @@ public final class FrameView {
                     + "frames do");
         }
         return decode(head, headOffset, op, payload, payloadOffset, payloadLength,
-                headOffset + op.headerBytes());
+                headOffset + op.headerBytes(), checkCrc);
     }
 
     /** Version, opcode and flags: enough to know the header's size. */
@@ -133,7 +151,7 @@ public final class FrameView {
     }
 
     private FrameView decode(MemorySegment frame, long b, Opcode op, MemorySegment payload, long payloadAt,
-                             long payloadBytes, long trailerAt) throws FrameException {
+                             long payloadBytes, long trailerAt, boolean checkCrc) throws FrameException {
         // The common header as two big-endian words: version, opcode, flags, epoch, seq; credit, echo, length.
         long first = frame.get(U64, b + OFF_VERSION);
         long second = frame.get(U64, b + OFF_CREDIT);
@@ -143,19 +161,8 @@ public final class FrameView {
             throw new FrameException(FrameField.LENGTH, length, "payload length does not match the frame's "
                     + (op.headerBytes() + payloadBytes + TRAILER_BYTES) + " bytes");
         }
-        int expected;
-        try {
-            expected = FrameFlags.has(f, FrameFlags.PAYLOAD_UNCHECKED) || payloadBytes == 0
-                    ? crc.compute(frame, b, op.headerBytes())
-                    : crc.compute(frame, b, op.headerBytes(), payload, payloadAt, payloadBytes);
-        } catch (RuntimeException gone) {
-            // A payload carried by reference whose memory its owner closed, or another thread owns.
-            throw new FrameException(FrameField.CRC, 0, "payload unreadable: " + gone.getMessage());
-        }
-        int actual = frame.get(U32, trailerAt);
-        if (expected != actual) {
-            throw new FrameException(FrameField.CRC, Integer.toUnsignedLong(actual), "CRC-32C mismatch, computed "
-                    + Integer.toUnsignedString(expected));
+        if (checkCrc) {
+            checkCrc(frame, b, op, f, payload, payloadAt, payloadBytes, trailerAt);
         }
         this.opcode = op;
         this.flags = f;
@@ -175,6 +182,24 @@ public final class FrameView {
         this.payloadSegment = payload;
         this.payloadAt = payloadAt;
         return this;
+    }
+
+    private void checkCrc(MemorySegment frame, long b, Opcode op, int f, MemorySegment payload, long payloadAt,
+                          long payloadBytes, long trailerAt) throws FrameException {
+        int expected;
+        try {
+            expected = FrameFlags.has(f, FrameFlags.PAYLOAD_UNCHECKED) || payloadBytes == 0
+                    ? crc.compute(frame, b, op.headerBytes())
+                    : crc.compute(frame, b, op.headerBytes(), payload, payloadAt, payloadBytes);
+        } catch (RuntimeException gone) {
+            // A payload carried by reference whose memory its owner closed, or another thread owns.
+            throw new FrameException(FrameField.CRC, 0, "payload unreadable: " + gone.getMessage());
+        }
+        int actual = frame.get(U32, trailerAt);
+        if (expected != actual) {
+            throw new FrameException(FrameField.CRC, Integer.toUnsignedLong(actual), "CRC-32C mismatch, computed "
+                    + Integer.toUnsignedString(expected));
+        }
     }
 
     private void decodeData(MemorySegment f, long b, Opcode op, int fl, int length) throws FrameException {

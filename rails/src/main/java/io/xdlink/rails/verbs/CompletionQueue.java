@@ -11,6 +11,7 @@ public final class CompletionQueue {
     private final Device device;
     private final MpmcRing<Completion> ring;
     private final ConcurrentLinkedQueue<Completion> overflow = new ConcurrentLinkedQueue<>();
+    private volatile Runnable onPush;
 
     CompletionQueue(Device device, int capacity) {
         this.device = device;
@@ -54,9 +55,22 @@ public final class CompletionQueue {
         return ring.capacity();
     }
 
+    /**
+     * Runs {@code listener} after each completion has become pollable, on the thread that produced it (mostly the
+     * device's progress thread), so an owner that polls only when told to learns of new completions without
+     * polling for them. It must be quick and must not throw. Replaces an earlier listener; null removes it.
+     */
+    public void onPush(Runnable listener) {
+        onPush = listener;
+    }
+
     void push(Completion c) {
         if (!overflow.isEmpty() || !ring.offer(c)) {
             overflow.add(c);
+        }
+        Runnable listener = onPush;
+        if (listener != null) {
+            listener.run();
         }
     }
 }

@@ -291,7 +291,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
                         long payloadOffset, int payloadLength) {
         Rail rail = current;
         try {
-            view.wrap(head, headOffset, headLength, payload, payloadOffset, payloadLength);
+            view.wrap(head, headOffset, headLength, payload, payloadOffset, payloadLength, rail.checksCrc);
         } catch (FrameException e) {
             countBad(e);
             return;
@@ -310,7 +310,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
     private void onFrame(MemorySegment buffer, long offset, long length) {
         Rail rail = current;
         try {
-            view.wrap(buffer, offset, length);
+            view.wrap(buffer, offset, length, rail.checksCrc);
         } catch (FrameException e) {
             countBad(e);
             return;
@@ -501,6 +501,11 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
     void delivered(Rail rail, int seq) {
         inflightBytes -= rail.log.length(seq);
         rail.log.settle(seq);
+    }
+
+    /** Data frames of {@code bytes} in all were settled at once ({@link RailSendLog#settleBelow}). */
+    void deliveredBytes(long bytes) {
+        inflightBytes -= bytes;
     }
 
     void settled(Rail rail, int seq) {

@@ -15,6 +15,8 @@ public final class MemoryRegion {
     private final ProtectionDomain pd;
     private final MemorySegment segment;
     private final Set<Access> access;
+    /** {@link #access} as bits by ordinal: checked once per received frame, where a set lookup costs more. */
+    private final int accessBits;
     private final int lkey;
     private final int rkey;
     private volatile boolean valid = true;
@@ -24,6 +26,11 @@ public final class MemoryRegion {
         this.segment = segment;
         this.access = Collections.unmodifiableSet(access.isEmpty() ? EnumSet.noneOf(Access.class)
                 : EnumSet.copyOf(access));
+        int bits = 0;
+        for (Access a : this.access) {
+            bits |= 1 << a.ordinal();
+        }
+        this.accessBits = bits;
         this.lkey = lkey;
         this.rkey = rkey;
     }
@@ -59,7 +66,7 @@ public final class MemoryRegion {
     }
 
     public boolean allows(Access a) {
-        return access.contains(a);
+        return (accessBits & (1 << a.ordinal())) != 0;
     }
 
     /** False once deregistered. */

@@ -34,6 +34,15 @@ final class QpReceiver {
     private final Opcode[] mOp;
     private final int[] mImm;
     private final boolean[] mHasImm;
+    /**
+     * Where a WRITE in progress lands, as its first frame found it: the region its key named and the region's
+     * offset for the message's first byte. Its other frames name the same key and address, so they are placed
+     * after comparing the two and checking that the region is still registered, without looking the key up again.
+     */
+    private final MemoryRegion[] mRegion;
+    private final int[] mRkey;
+    private final long[] mRaddr;
+    private final long[] mRel;
     private int completedMsn;
 
     private final RecvRequest[] rq;
@@ -68,6 +77,10 @@ final class QpReceiver {
         this.mOp = new Opcode[table];
         this.mImm = new int[table];
         this.mHasImm = new boolean[table];
+        this.mRegion = new MemoryRegion[table];
+        this.mRkey = new int[table];
+        this.mRaddr = new long[table];
+        this.mRel = new long[table];
         int r = Integer.highestOneBit(Math.max(2, maxRecv - 1)) << 1;
         this.rq = new RecvRequest[r];
         this.rqMask = r - 1;
@@ -143,6 +156,7 @@ final class QpReceiver {
             mOp[slot] = op;
             mImm[slot] = v.imm();
             mHasImm[slot] = op == Opcode.WRITE_WITH_IMM || v.hasFlag(io.xdlink.rails.frame.FrameFlags.IMMEDIATE);
+            mRegion[slot] = null;
             mState[slot] = IN_PROGRESS;
         } else if (mMsn[slot] != msn || mTotal[slot] != v.total() || mOp[slot] != op) {
             refuse(pool, op, msn, NakReason.INVALID_REQUEST, CompletionStatus.REMOTE_INVALID_REQUEST_ERROR, now);
@@ -173,12 +187,23 @@ final class QpReceiver {
                 target = null;
                 at = 0;
             } else {
-                MemoryRegion mr = engine.keys().lookup(v.rkey());
-                long rel = mr == null ? -1 : v.raddr() - mr.address();
-                if (mr == null || !mr.isValid() || mr.pd() != qp.pd() || !mr.allows(Access.REMOTE_WRITE) || rel < 0
-                        || v.total() > mr.length() - rel) {
-                    refuse(pool, op, msn, NakReason.REMOTE_ACCESS, CompletionStatus.REMOTE_ACCESS_ERROR, now);
-                    return;
+                MemoryRegion mr = mRegion[slot];
+                long rel;
+                if (mr != null && mRkey[slot] == v.rkey() && mRaddr[slot] == v.raddr() && mr.isValid()) {
+                    // Checked in full by an earlier frame of this message: same key, same address, same total.
+                    rel = mRel[slot];
+                } else {
+                    mr = engine.keys().lookup(v.rkey());
+                    rel = mr == null ? -1 : v.raddr() - mr.address();
+                    if (mr == null || !mr.isValid() || mr.pd() != qp.pd() || !mr.allows(Access.REMOTE_WRITE)
+                            || rel < 0 || v.total() > mr.length() - rel) {
+                        refuse(pool, op, msn, NakReason.REMOTE_ACCESS, CompletionStatus.REMOTE_ACCESS_ERROR, now);
+                        return;
+                    }
+                    mRegion[slot] = mr;
+                    mRkey[slot] = v.rkey();
+                    mRaddr[slot] = v.raddr();
+                    mRel[slot] = rel;
                 }
                 target = mr.segment();
                 at = rel + v.offset();
@@ -226,6 +251,7 @@ final class QpReceiver {
             }
             mState[slot] = EMPTY;
             mOp[slot] = null;
+            mRegion[slot] = null;
             completedMsn++;
         }
     }

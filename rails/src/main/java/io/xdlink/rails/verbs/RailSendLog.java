@@ -25,6 +25,8 @@ final class RailSendLog {
     private int high;
     private int unsettled;
     private long unsettledBytes;
+    private long lastSettledSentAt = Long.MIN_VALUE;
+    private long lastSettledBytes;
 
     /**
      * Empties the log for a new epoch whose sequence starts at 0 and whose window is {@code window} frames. It holds
@@ -141,6 +143,45 @@ final class RailSendLog {
                 advanceLow();
             }
         }
+    }
+
+    /**
+     * Settles every frame below {@code position} at once, for a rail whose peer has seen them all; returns how many
+     * data frames that settled. {@link #lastSettledBytes()} and {@link #lastSettledSentAt()} then say how many bytes
+     * they carried and when the newest of them left.
+     */
+    int settleBelow(int position) {
+        lastSettledBytes = 0;
+        if (position - low <= 0 || position - high > 0) {
+            return 0;
+        }
+        long bytes = 0;
+        int frames = 0;
+        for (int s = low; s != position; s++) {
+            int i = s & mask;
+            if (kind[i] == DATA) {
+                kind[i] = FREE;
+                bytes += length[i];
+                frames++;
+                lastSettledSentAt = sentAt[i];
+            }
+        }
+        unsettled -= frames;
+        unsettledBytes -= bytes;
+        lastSettledBytes = bytes;
+        low = position;
+        advanceLow();
+        return frames;
+    }
+
+    /** Payload bytes of the frames the last {@link #settleBelow} settled. */
+    long lastSettledBytes() {
+        return lastSettledBytes;
+    }
+
+    /** When the newest frame the last {@link #settleBelow} settled left. */
+    long lastSettledSentAt() {
+        return lastSettledSentAt;
     }
 
     private void advanceLow() {

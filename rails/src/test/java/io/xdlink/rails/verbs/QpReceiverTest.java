@@ -89,6 +89,36 @@ class QpReceiverTest {
     }
 
     @Test
+    void aRegionDeregisteredWhileItsWriteArrivesTakesNoMoreOfIt() throws Exception {
+        // Frames after the first of a message reuse the target its first frame found; they must still see the
+        // region go.
+        int size = 4 << 20;
+        try (TwoDevices t = TwoDevices.simple(1).connect(); Arena arena = Arena.ofShared()) {
+            MemorySegment src = arena.allocate(size);
+            src.fill((byte) 0x5A);
+            MemorySegment dst = arena.allocate(size);
+            MemoryRegion s = t.pdB.register(src);
+            MemoryRegion d = t.pdA.register(dst, Access.REMOTE_WRITE);
+            t.qpB.postWrite(1, s, 0, size, d.address(), d.rkey());
+            // One duty cycle at a time, so the region goes while the message is still arriving.
+            for (int i = 0; i < 1000 && dst.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0) == 0; i++) {
+                t.b.agent().doWork();
+                t.a.agent().doWork();
+            }
+            assertThat(dst.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)).as("first frame placed").isEqualTo((byte) 0x5A);
+            d.deregister();
+            assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+            assertThat(t.next(t.cqA).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+            long landed = 0;
+            while (landed < size && dst.get(java.lang.foreign.ValueLayout.JAVA_BYTE, landed) != 0) {
+                landed++;
+            }
+            assertThat(landed).as("bytes placed before the region went").isPositive().isLessThan(size);
+            assertThat(dst.asSlice(landed).mismatch(arena.allocate(size - landed))).isEqualTo(-1);
+        }
+    }
+
+    @Test
     void keysAreRandomNotSequential() {
         try (TwoDevices t = TwoDevices.simple(1)) {
             int previous = 0;

@@ -32,6 +32,32 @@ class RailSendLogTest {
     }
 
     @Test
+    void settlingEverythingBelowAPositionAtOnceCountsWhatItSettledAndStopsThere() {
+        RailSendLog log = new RailSendLog();
+        log.reset(64);
+        log.recordData(1, 0, 0, 0, 100, 10);
+        log.recordControl();
+        log.recordData(1, 0, 1, 100, 200, 20);
+        log.recordData(1, 1, 2, 0, 300, 30);
+        log.recordData(1, 1, 3, 300, 400, 40);
+        log.settle(2);
+        assertThat(log.settleBelow(4)).isEqualTo(2); // sequences 0 and 3; 1 is control, 2 was settled already
+        assertThat(log.lastSettledBytes()).isEqualTo(400);
+        assertThat(log.lastSettledSentAt()).isEqualTo(30);
+        assertThat(log.low()).isEqualTo(4);
+        assertThat(log.unsettled()).isEqualTo(1);
+        assertThat(log.unsettledBytes()).isEqualTo(400);
+        assertThat(log.oldestSentAt()).isEqualTo(40);
+        assertThat(log.settleBelow(4)).isZero();
+        assertThat(log.settleBelow(6)).as("beyond what was sent").isZero();
+        assertThat(log.unsettled()).isEqualTo(1);
+        assertThat(log.settleBelow(5)).isEqualTo(1);
+        assertThat(log.lastSettledBytes()).isEqualTo(400);
+        assertThat(log.unsettledBytes()).isZero();
+        assertThat(log.low()).isEqualTo(log.high()).isEqualTo(5);
+    }
+
+    @Test
     void theLogRefusesMoreThanItHolds() {
         RailSendLog log = new RailSendLog();
         log.reset(32);

@@ -1,0 +1,100 @@
+package io.xdlink.ccl.engine;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * Whether a connection end has anything new for its owner to look at: completions its connection produced since
+ * the end last drained them, or work only the end's own progress moves (sends waiting for queue room, buffers to
+ * post again). While it has none, a request of that end that was not done at the last look is still not done, and
+ * {@code test()} can say so without taking the end's lock or polling its connection.
+ *
+ * <p>The state is three 64-bit words in native memory, so the plugin's C trampolines read exactly what Java reads:
+ * {@code arrivals} (completions produced, counted by the producing thread after each is pollable), {@code seen}
+ * (the arrivals the end had counted before its last drain) and {@code drive} (non-zero while the end must run
+ * whatever happens). Quiet means {@code arrivals == seen && drive == 0}. Blocks come from a pool in the global
+ * arena and are reused, never unmapped, so a host that tests a request after closing its comm reads stale words,
+ * never freed memory.
+ */
+public final class Attention {
+    /** Bytes of one block: arrivals, seen, drive. */
+    public static final long BYTES = 3 * JAVA_LONG.byteSize();
+    private static final long ARRIVALS = 0;
+    private static final long SEEN = 8;
+    private static final long DRIVE = 16;
+    private static final int SLAB_BLOCKS = 256;
+    private static final VarHandle WORD = JAVA_LONG.varHandle();
+    private static final ConcurrentLinkedQueue<MemorySegment> FREE = new ConcurrentLinkedQueue<>();
+
+    private final MemorySegment words;
+    private final boolean notified;
+    private volatile boolean released;
+
+    /**
+     * A block for one end. {@code notified} says whether its connection reports each completion through
+     * {@link #arrived()}; when it does not, the end is never quiet and every test polls, as without this.
+     */
+    Attention(boolean notified) {
+        MemorySegment block = FREE.poll();
+        this.words = block != null ? block : allocateSlab();
+        this.notified = notified;
+        long now = (long) WORD.getVolatile(words, ARRIVALS);
+        WORD.setVolatile(words, DRIVE, notified ? 0L : 1L);
+        WORD.setVolatile(words, SEEN, now - 1);
+    }
+
+    private static MemorySegment allocateSlab() {
+        MemorySegment slab = Arena.global().allocate(BYTES * SLAB_BLOCKS, 64);
+        for (int i = 1; i < SLAB_BLOCKS; i++) {
+            FREE.add(slab.asSlice(i * BYTES, BYTES));
+        }
+        return slab.asSlice(0, BYTES);
+    }
+
+    /** Counts one completion that has become pollable; any thread, lock-free. */
+    void arrived() {
+        WORD.getAndAdd(words, ARRIVALS, 1L);
+    }
+
+    /** The arrivals so far: read before draining, then handed to {@link #settle}. */
+    long arrivals() {
+        return (long) WORD.getVolatile(words, ARRIVALS);
+    }
+
+    /**
+     * Records that every completion up to {@code arrivals} was drained and whether the end must still be driven.
+     * Called under the end's lock, after the requests those completions finished were marked finished.
+     */
+    void settle(long arrivals, boolean drive) {
+        if (released) {
+            return;
+        }
+        WORD.setRelease(words, DRIVE, drive || !notified ? 1L : 0L);
+        WORD.setRelease(words, SEEN, arrivals);
+    }
+
+    /** True while nothing new can have happened to the end's requests since its last look. */
+    boolean quiet() {
+        return (long) WORD.getAcquire(words, ARRIVALS) == (long) WORD.getAcquire(words, SEEN)
+                && (long) WORD.getAcquire(words, DRIVE) == 0L;
+    }
+
+    /** Where the three words are, for native readers. */
+    public long address() {
+        return words.address();
+    }
+
+    /** Hands the block back to the pool, made non-quiet so a stale reader drives the end instead of trusting it. */
+    void release() {
+        if (released) {
+            return;
+        }
+        released = true;
+        WORD.setRelease(words, DRIVE, 1L);
+        FREE.add(words);
+    }
+}

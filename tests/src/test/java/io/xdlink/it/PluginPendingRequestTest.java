@@ -1,0 +1,194 @@
+package io.xdlink.it;
+
+import io.xdlink.ccl.abi.NativeBridge;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The shim answers {@code test()} of a request that is surely still in flight without entering Java, and hands a
+ * finished one to Java for its sizes and release. A JVM of its own (its {@code XDLINK_PARAMS} are {@code loopback=1})
+ * loads the plugin library and calls the v12 table through downcalls, as a host does; Java counts the test calls
+ * that reach it ({@link NativeBridge#testUpcalls}), so the assertions are about counts and bytes, never time.
+ */
+class PluginPendingRequestTest {
+
+    @Test
+    void aPendingRequestIsAnsweredInCAndADoneOneInJavaWithItsSize() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        ProcessBuilder pb = new ProcessBuilder(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
+                "-Dxdlink.plugin.so=" + NativeHarness.SO, "-cp", System.getProperty("java.class.path"),
+                Probe.class.getName())).redirectErrorStream(true);
+        pb.environment().put("XDLINK_PARAMS", "loopback=1 loopback_clock=unpaced");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as(out).isTrue();
+        assertThat(out).as(out)
+                .contains("PASS 1000 tests of a pending receive reached Java ")
+                .contains("PASS the receive completed through Java with size 8 and the sender's bytes")
+                .contains("PASS the send completed with size 8")
+                .contains("PASS a released request is an error")
+                .contains("PASS a made-up request id is an error")
+                .doesNotContain("FAIL");
+        assertThat(p.exitValue()).as(out).isZero();
+    }
+
+    /** The host side, in the forked JVM: prints PASS or FAIL lines and exits non-zero on a failure. */
+    public static final class Probe {
+        private static int failures;
+
+        private Probe() {
+        }
+
+        private static void check(boolean ok, String what) {
+            System.out.println((ok ? "PASS " : "FAIL ") + what);
+            if (!ok) {
+                failures++;
+            }
+        }
+
+        private static MethodHandle slot(MemorySegment table, int index, FunctionDescriptor fd) {
+            return Linker.nativeLinker().downcallHandle(table.getAtIndex(ADDRESS, index), fd);
+        }
+
+        private static void ok(int rc, String what) {
+            if (rc != 0) {
+                throw new IllegalStateException(what + " returned ncclResult " + rc);
+            }
+        }
+
+        public static void main(String[] args) throws Throwable {
+            SymbolLookup lib = SymbolLookup.libraryLookup(Path.of(System.getProperty("xdlink.plugin.so")),
+                    Arena.global());
+            MemorySegment table = lib.find("ncclNetPlugin_v12").orElseThrow().reinterpret(22 * ADDRESS.byteSize());
+            MethodHandle init = slot(table, 1, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS,
+                    ADDRESS));
+            MethodHandle listen = slot(table, 4, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS,
+                    ADDRESS));
+            MethodHandle connect = slot(table, 5, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS,
+                    ADDRESS, ADDRESS));
+            MethodHandle accept = slot(table, 6, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            MethodHandle regMr = slot(table, 7, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
+                    JAVA_INT, ADDRESS));
+            MethodHandle isend = slot(table, 10, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
+                    JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            MethodHandle irecv = slot(table, 11, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS,
+                    ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+            MethodHandle test = slot(table, 13, FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            MethodHandle closeSend = slot(table, 14, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            MethodHandle closeRecv = slot(table, 15, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            MethodHandle closeListen = slot(table, 16, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            MethodHandle finalizeContext = slot(table, 20, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+            Arena arena = Arena.ofShared();
+            MemorySegment ctxOut = arena.allocate(ADDRESS);
+            MemorySegment config = arena.allocate(JAVA_INT);
+            config.set(JAVA_INT, 0, -1);
+            ok((int) init.invokeExact(ctxOut, 7L, config, MemorySegment.NULL, MemorySegment.NULL), "init");
+            MemorySegment ctx = ctxOut.get(ADDRESS, 0);
+            MemorySegment handle = arena.allocate(128);
+            MemorySegment lc = arena.allocate(ADDRESS);
+            ok((int) listen.invokeExact(ctx, 0, handle, lc), "listen");
+            MemorySegment sc = arena.allocate(ADDRESS);
+            MemorySegment rc = arena.allocate(ADDRESS);
+            MemorySegment devComm = arena.allocate(ADDRESS);
+            for (int i = 0; i < 1_000_000 && (sc.get(ADDRESS, 0).address() == 0
+                    || rc.get(ADDRESS, 0).address() == 0); i++) {
+                if (sc.get(ADDRESS, 0).address() == 0) {
+                    ok((int) connect.invokeExact(ctx, 0, handle, sc, devComm), "connect");
+                }
+                if (rc.get(ADDRESS, 0).address() == 0) {
+                    ok((int) accept.invokeExact(lc.get(ADDRESS, 0), rc, devComm), "accept");
+                }
+                Thread.sleep(0, 100_000);
+            }
+            MemorySegment send = sc.get(ADDRESS, 0);
+            MemorySegment recv = rc.get(ADDRESS, 0);
+            check(send.address() != 0 && recv.address() != 0, "connected");
+
+            MemorySegment out = arena.allocate(8, 64);
+            out.set(JAVA_LONG, 0, 0x0123_4567_89AB_CDEFL);
+            MemorySegment in = arena.allocate(8, 64);
+            MemorySegment mh = arena.allocate(ADDRESS);
+            ok((int) regMr.invokeExact(send, out, 8L, 1, mh), "regMr send");
+            MemorySegment outMh = mh.get(ADDRESS, 0);
+            ok((int) regMr.invokeExact(recv, in, 8L, 1, mh), "regMr recv");
+            MemorySegment inMh = mh.get(ADDRESS, 0);
+
+            MemorySegment data = arena.allocate(ADDRESS);
+            data.set(ADDRESS, 0, in);
+            MemorySegment sizes = arena.allocate(JAVA_LONG);
+            sizes.set(JAVA_LONG, 0, 8);
+            MemorySegment tags = arena.allocate(JAVA_INT);
+            MemorySegment mhs = arena.allocate(ADDRESS);
+            mhs.set(ADDRESS, 0, inMh);
+            MemorySegment phandles = arena.allocate(ADDRESS);
+            MemorySegment recvRequest = arena.allocate(ADDRESS);
+            ok((int) irecv.invokeExact(recv, 1, data, sizes, tags, mhs, phandles, recvRequest), "irecv");
+            MemorySegment request = recvRequest.get(ADDRESS, 0);
+            check(request.address() > 1, "irecv posted");
+
+            MemorySegment done = arena.allocate(JAVA_INT);
+            MemorySegment got = arena.allocate(JAVA_INT);
+            long before = NativeBridge.testUpcalls();
+            boolean anyDone = false;
+            for (int i = 0; i < 1000; i++) {
+                ok((int) test.invokeExact(request, done, got), "test of the pending receive");
+                anyDone |= done.get(JAVA_INT, 0) != 0;
+            }
+            long pendingUpcalls = NativeBridge.testUpcalls() - before;
+            // At most the first test after the advertisement's own completion arrives goes to Java: nothing else
+            // happens on this comm while nobody sends.
+            check(!anyDone && pendingUpcalls <= 1, "1000 tests of a pending receive reached Java " + pendingUpcalls
+                    + " times (at most 1 allowed)");
+
+            MemorySegment sendRequest = arena.allocate(ADDRESS);
+            for (int i = 0; i < 1_000_000 && sendRequest.get(ADDRESS, 0).address() == 0; i++) {
+                ok((int) isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, sendRequest), "isend");
+            }
+            long beforeDone = NativeBridge.testUpcalls();
+            done.set(JAVA_INT, 0, 0);
+            for (int i = 0; i < 100_000_000 && done.get(JAVA_INT, 0) == 0; i++) {
+                ok((int) test.invokeExact(request, done, got), "test of the receive");
+            }
+            check(done.get(JAVA_INT, 0) == 1 && got.get(JAVA_INT, 0) == 8 && in.get(JAVA_LONG, 0)
+                    == out.get(JAVA_LONG, 0) && NativeBridge.testUpcalls() > beforeDone,
+                    "the receive completed through Java with size 8 and the sender's bytes");
+            done.set(JAVA_INT, 0, 0);
+            MemorySegment sentSize = arena.allocate(JAVA_INT);
+            for (int i = 0; i < 100_000_000 && done.get(JAVA_INT, 0) == 0; i++) {
+                ok((int) test.invokeExact(sendRequest.get(ADDRESS, 0), done, sentSize), "test of the send");
+            }
+            check(done.get(JAVA_INT, 0) == 1 && sentSize.get(JAVA_INT, 0) == 8, "the send completed with size 8");
+
+            long beforeStale = NativeBridge.testUpcalls();
+            int stale = (int) test.invokeExact(request, done, got);
+            check(stale == 3 && NativeBridge.testUpcalls() == beforeStale + 1, "a released request is an error");
+            // The request kind's bits with an index no handle ever had: the shim reads its mirror and asks Java.
+            int madeUp = (int) test.invokeExact(MemorySegment.ofAddress(0x7FFF_FFFF_0000_0000L | (5_000_000L << 3) | 6),
+                    done, got);
+            check(madeUp == 3, "a made-up request id is an error");
+
+            ok((int) closeSend.invokeExact(send), "closeSend");
+            ok((int) closeRecv.invokeExact(recv), "closeRecv");
+            ok((int) closeListen.invokeExact(lc.get(ADDRESS, 0)), "closeListen");
+            ok((int) finalizeContext.invokeExact(ctx), "finalize");
+            System.out.flush();
+            System.exit(failures == 0 ? 0 : 1);
+        }
+    }
+}
