@@ -3,6 +3,7 @@ package io.xdlink.bench;
 import io.xdlink.ccl.CclLog;
 import io.xdlink.ccl.CclNet;
 import io.xdlink.ccl.CclNets;
+import io.xdlink.ccl.abi.NativeBridge;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -49,6 +50,12 @@ public final class CclLatency {
             }
             Spinner echo = new Spinner("xdlink-bench-ccl-echo-" + name, new PingPongSide.Echo(pair[1]));
             return new Way(name, pair[0], pair[1], echo, idle, owner);
+        }
+
+        /** test() calls both sides of the ping-pong made so far, or -1 when the way does not count them. */
+        long tests() {
+            return near instanceof NativeTablesSide a && far instanceof NativeTablesSide b ? a.tests() + b.tests()
+                    : -1;
         }
 
         /** Times {@code n} round trips into {@code out} from {@code at}, in nanoseconds. */
@@ -119,6 +126,8 @@ public final class CclLatency {
         double[][] callNs = new double[n][rounds];
         double[][] cpuPerTrip = new double[n][rounds];
         long[] scratch = new long[trips];
+        // test() calls of the native way's ping-pong, and how many of them the shim handed to Java.
+        long[] nativeTests = new long[2];
         try {
             for (int r = -warmups; r < rounds; r++) {
                 // Every order of the ways once in six rounds, so none always runs right after another.
@@ -132,8 +141,14 @@ public final class CclLatency {
                         continue;
                     }
                     long cpu0 = OS.getProcessCpuTime();
+                    long tests0 = ways[w].tests();
+                    long upcalls0 = NativeBridge.testUpcalls();
                     ways[w].pingPong(samples[w], r * trips, trips);
                     cpuPerTrip[w][r] = (OS.getProcessCpuTime() - cpu0) / 1e3 / trips;
+                    if (tests0 >= 0) {
+                        nativeTests[0] += ways[w].tests() - tests0;
+                        nativeTests[1] += NativeBridge.testUpcalls() - upcalls0;
+                    }
                     long[] round = Arrays.copyOfRange(samples[w], r * trips, (r + 1) * trips);
                     Arrays.sort(round);
                     roundMedians[w][r] = percentile(round, 0.5) / 1e3;
@@ -147,6 +162,9 @@ public final class CclLatency {
         }
         report(params, rounds, trips, warmups, calls, samples, roundMedians, callNs, cpuPerTrip, loadBefore,
                 loadAverage());
+        System.out.println(String.format(Locale.ROOT, "  native way: %.1f test() calls per round trip (both sides), "
+                + "%.2f of them reached Java (the rest the shim answered itself)",
+                (double) nativeTests[0] / ((long) rounds * trips), (double) nativeTests[1] / ((long) rounds * trips)));
     }
 
     private static void report(String params, int rounds, int trips, int warmups, int calls, long[][] samples,

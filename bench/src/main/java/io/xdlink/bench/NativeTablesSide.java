@@ -28,6 +28,8 @@ final class NativeTablesSide implements PingPongSide {
     private final MemorySegment receiveRequest;
     private final MemorySegment sendRequest;
     private final MemorySegment done;
+    /** test() calls this side made; read by the benchmark thread between rounds. */
+    private volatile long tests;
 
     private NativeTablesSide(MemorySegment send, MemorySegment recv, Arena arena) throws Throwable {
         this.send = send;
@@ -114,7 +116,13 @@ final class NativeTablesSide implements PingPongSide {
         return test(sendRequest);
     }
 
+    /** How many test() calls this side has made. */
+    long tests() {
+        return tests;
+    }
+
     private boolean test(MemorySegment request) throws Throwable {
+        tests = tests + 1;
         NativeTables.ok((int) NativeTables.test.invokeExact(request.get(ADDRESS, 0), done, MemorySegment.NULL), "test");
         return done.get(JAVA_INT, 0) != 0;
     }

@@ -1,7 +1,8 @@
 /**
  * The Java side of the native plugin: the FFM upcall entry points that the C shim's version-neutral table calls,
  * the per-version {@code ncclNetProperties} layouts they write, the table of opaque handles that stand for Java
- * objects in native code, and logging through the host's logger. Nothing here lets an exception reach native code:
+ * objects in native code, the native mirror of each request's state that lets the shim answer a pending
+ * {@code test()} without an upcall, and logging through the host's logger. Nothing here lets an exception reach native code:
  * every entry point turns every {@code Throwable} into an {@code ncclResult}.
  */
 package io.xdlink.ccl.abi;
