@@ -15,7 +15,8 @@ import java.lang.invoke.VarHandle;
  *
  * <p>The sender copies a frame into a slot once; the receiver is handed a view of that same slot, so a frame costs
  * one copy between {@code offer} and {@code poll}. A data frame offered in two parts (a head and a payload in the
- * sender's registered memory) puts only its head in the slot and keeps a reference to the payload, as a TX
+ * sender's registered memory) puts only its head in the ring (a 64-byte head slot) and keeps a reference to the
+ * payload, as a TX
  * descriptor pointing at DMA-mapped memory does: the payload's bytes are read where they lie when the receiver takes
  * the frame, so they cross once, into the receiver's target. Positions are published with release/acquire
  * ordering, so the two ends may run on two threads without locks.
@@ -40,6 +41,12 @@ public final class FrameChannel {
     public static final long HOLD_NANOS = 10_000;
 
     private static final int TRAILER_BYTES = 4;
+    /**
+     * Room for a small frame, or the head of a frame carried in two parts (the largest data header and the
+     * trailer), in a compact area beside the 4096-byte slots: a stream of data frames and their ACKs then touches 64
+     * bytes of ring memory per frame, not a line of a different 4 KiB slot each, and leaves the caches to payloads.
+     */
+    static final int HEAD_BYTES = 64;
     private static final VarHandle TAIL;
     private static final VarHandle HEAD;
 
@@ -62,6 +69,8 @@ public final class FrameChannel {
     private final TxRing txRing;
     private final int capacity;
     private final SlotMemory slots;
+    /** Frames of at most {@link #HEAD_BYTES} and heads of frames in two parts, by slot number; made on first use. */
+    private MemorySegment heads;
     private final int[] slotOf;
     private final int[] lengthOf;
     private final long[] arrivalOf;
@@ -69,9 +78,13 @@ public final class FrameChannel {
     private final MemorySegment[] payloadOf;
     private final long[] payloadAtOf;
     private final int[] payloadLengthOf;
+    /** The frame (or head) lies in the compact head area rather than its own slot. */
+    private final boolean[] compactOf;
 
     // Sender's side. `tail` is the count of published frames; a held frame sits unpublished at position tail.
     private long tail;
+    /** {@link #index} of {@code tail}, kept as frames are published rather than divided out per frame. */
+    private int tailIndex;
     private boolean holding;
     private long heldSince;
     private long sent;
@@ -130,6 +143,7 @@ public final class FrameChannel {
         this.payloadOf = new MemorySegment[capacity];
         this.payloadAtOf = new long[capacity];
         this.payloadLengthOf = new int[capacity];
+        this.compactOf = new boolean[capacity];
         for (int i = 0; i < capacity; i++) {
             slotOf[i] = i;
         }
@@ -220,7 +234,11 @@ public final class FrameChannel {
             overflowAtSend++;
             return true;
         }
-        write(reserved, frame, writer, headLength, payload, payloadOffset, payloadLength, arrival,
+        int at = tailIndex;
+        if (holding && ++at == capacity) {
+            at = 0;
+        }
+        write(at, frame, writer, headLength, payload, payloadOffset, payloadLength, arrival,
                 (fate & FrameFaults.CORRUPT) != 0);
         if (duplicate) {
             copySlot(reserved, reserved + 1);
@@ -241,8 +259,11 @@ public final class FrameChannel {
             // receiver now would only show it a frame it cannot take yet, once per frame.
             publish(tail + need, !realTime || arrival - now < Waker.REAL_WAKE_AHEAD_NANOS);
         }
-        waker.wakeAt(arrival);
-        publishWakeCovered = waker.wakeLater(arrival, now, publishWakeCovered, receiverWake);
+        if (arrival != Long.MIN_VALUE) {
+            // Unpaced, a frame is there as soon as it is published: no time to stop at, no wake to schedule.
+            waker.wakeAt(arrival);
+            publishWakeCovered = waker.wakeLater(arrival, now, publishWakeCovered, receiverWake);
+        }
         return true;
     }
 
@@ -264,42 +285,63 @@ public final class FrameChannel {
         return 1;
     }
 
-    private void write(long position, MemorySegment frame, RailTransport.FrameWriter writer, int headLength,
+    /** Writes the entry at index {@code p} (the position one past the published and held frames). */
+    private void write(int p, MemorySegment frame, RailTransport.FrameWriter writer, int headLength,
                        MemorySegment payload, long payloadOffset, int payloadLength, long arrival, boolean corrupt) {
-        int p = index(position);
-        MemorySegment slot = slots.forWriting(slotOf[p]);
-        int length = headLength;
-        if (writer != null) {
-            writer.write(slot, 0);
+        // Damage belongs to the frame on the wire, never to the sender's memory: a corrupt frame is laid out whole.
+        boolean split = payload != null && !corrupt;
+        int length = split || payload == null ? headLength : headLength + payloadLength;
+        boolean compact = length <= HEAD_BYTES;
+        MemorySegment to;
+        long at;
+        if (compact) {
+            if (heads == null) {
+                heads = MemorySegment.ofArray(new byte[capacity * HEAD_BYTES]);
+            }
+            to = heads;
+            at = (long) slotOf[p] * HEAD_BYTES;
         } else {
-            MemorySegment.copy(frame, 0, slot, 0, length);
+            to = slots.forWriting(slotOf[p]);
+            at = 0;
         }
-        MemorySegment keep = payload;
-        if (payload != null && corrupt) {
-            // Damage belongs to the frame on the wire, never to the sender's memory: lay this one out whole.
+        if (writer != null) {
+            writer.write(to, at);
+        } else {
+            MemorySegment.copy(frame, 0, to, at, headLength);
+        }
+        if (payload != null && !split) {
             int header = headLength - TRAILER_BYTES;
-            MemorySegment.copy(slot, header, slot, header + payloadLength, TRAILER_BYTES);
-            MemorySegment.copy(payload, payloadOffset, slot, header, payloadLength);
-            length = headLength + payloadLength;
-            keep = null;
+            MemorySegment.copy(to, at + header, to, at + header + payloadLength, TRAILER_BYTES);
+            MemorySegment.copy(payload, payloadOffset, to, at + header, payloadLength);
         }
-        payloadOf[p] = keep;
+        payloadOf[p] = split ? payload : null;
         payloadAtOf[p] = payloadOffset;
-        payloadLengthOf[p] = keep == null ? 0 : payloadLength;
+        payloadLengthOf[p] = split ? payloadLength : 0;
+        compactOf[p] = compact;
         if (corrupt) {
             long bit = faults.bitToFlip(length);
-            byte b = slot.get(ValueLayout.JAVA_BYTE, bit >>> 3);
-            slot.set(ValueLayout.JAVA_BYTE, bit >>> 3, (byte) (b ^ (1 << (bit & 7))));
+            byte b = to.get(ValueLayout.JAVA_BYTE, at + (bit >>> 3));
+            to.set(ValueLayout.JAVA_BYTE, at + (bit >>> 3), (byte) (b ^ (1 << (bit & 7))));
             corrupted++;
         }
         lengthOf[p] = length;
         arrivalOf[p] = arrival;
     }
 
+    /** Where the entry at index {@code p} lies: in the compact head area, or its own 4096-byte slot. */
+    private MemorySegment memoryOf(int p) {
+        return compactOf[p] ? heads : slots.forWriting(slotOf[p]);
+    }
+
+    private long offsetOf(int p) {
+        return compactOf[p] ? (long) slotOf[p] * HEAD_BYTES : 0;
+    }
+
     private void copySlot(long from, long to) {
         int a = index(from);
         int b = index(to);
-        MemorySegment.copy(slots.forWriting(slotOf[a]), 0, slots.forWriting(slotOf[b]), 0, lengthOf[a]);
+        compactOf[b] = compactOf[a];
+        MemorySegment.copy(memoryOf(a), offsetOf(a), memoryOf(b), offsetOf(b), lengthOf[a]);
         lengthOf[b] = lengthOf[a];
         arrivalOf[b] = arrivalOf[a];
         payloadOf[b] = payloadOf[a];
@@ -316,6 +358,7 @@ public final class FrameChannel {
         MemorySegment payload = payloadOf[first];
         long payloadAt = payloadAtOf[first];
         int payloadLength = payloadLengthOf[first];
+        boolean compact = compactOf[first];
         for (int i = 0; i < count; i++) {
             int to = index(position + i);
             int from = index(position + i + 1);
@@ -325,6 +368,7 @@ public final class FrameChannel {
             payloadOf[to] = payloadOf[from];
             payloadAtOf[to] = payloadAtOf[from];
             payloadLengthOf[to] = payloadLengthOf[from];
+            compactOf[to] = compactOf[from];
         }
         int last = index(position + count);
         slotOf[last] = slot;
@@ -333,9 +377,14 @@ public final class FrameChannel {
         payloadOf[last] = payload;
         payloadAtOf[last] = payloadAt;
         payloadLengthOf[last] = payloadLength;
+        compactOf[last] = compact;
     }
 
     private void publish(long newTail, boolean wake) {
+        tailIndex += (int) (newTail - tail);
+        if (tailIndex >= capacity) {
+            tailIndex -= capacity;
+        }
         TAIL.setRelease(this, newTail);
         Runnable w = receiverWake;
         if (wake && w != null) {
@@ -393,6 +442,7 @@ public final class FrameChannel {
                 MemorySegment payload = payloadOf[p];
                 payloadOf[p] = null; // the ring keeps no hold on the sender's memory once the frame is gone
                 int slot = slotOf[p];
+                boolean compact = compactOf[p];
                 long payloadAt = payloadAtOf[p];
                 int payloadLength = payloadLengthOf[p];
                 h++;
@@ -405,10 +455,12 @@ public final class FrameChannel {
                     }
                     delivered++;
                     handed++;
+                    MemorySegment memory = compact ? heads : slots.forReading(slot);
+                    long at = compact ? (long) slot * HEAD_BYTES : 0;
                     if (payload == null) {
-                        receiver.onFrame(slots.forReading(slot), 0, length);
+                        receiver.onFrame(memory, at, length);
                     } else {
-                        receiver.onFrame(slots.forReading(slot), 0, length, payload, payloadAt, payloadLength);
+                        receiver.onFrame(memory, at, length, payload, payloadAt, payloadLength);
                     }
                 }
             }

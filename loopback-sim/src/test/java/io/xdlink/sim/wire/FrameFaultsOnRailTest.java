@@ -25,11 +25,16 @@ class FrameFaultsOnRailTest {
 
     /** Sends FRAMES frames of 512 bytes over a 40 Gb/s rail under {@code plan} and returns what arrived. */
     private Run run(FaultPlan plan) {
+        return run(plan, 512);
+    }
+
+    /** As above with frames of {@code size} bytes (64 or less: the channel keeps them in its compact head area). */
+    private Run run(FaultPlan plan, int size) {
         SimRail r = new SimRail("c/rail0", "c", LinkState.of(Generation.GEN3, 2),
                 new Wire("c:a->b", clock, 40_000, 1_000), new Wire("c:b->a", clock, 40_000, 1_000), plan,
                 new SimRail.Rings(256, 256), new SimRail.Rings(256, 256), new Waker(clock), () -> { });
         Pump pump = new Pump(scheduler);
-        Pump.Sender tx = pump.send(r.endA(), 512);
+        Pump.Sender tx = pump.send(r.endA(), size);
         tx.limit = FRAMES;
         Pump.Receiver rx = pump.receive(r.endB());
         pump.runUntil(100_000_000);
@@ -93,6 +98,24 @@ class FrameFaultsOnRailTest {
     @Test
     void corruptionFlipsOneBitInTheDeliveredCopyOnly() {
         Run run = run(FaultPlan.NONE.withSeed(SEED).withCorruption(0.01));
+        assertThat(run.rx.damaged).as("seed %d", SEED).isEqualTo(run.stats.corrupted()).isPositive();
+        assertThat(run.rx.frames).isEqualTo(FRAMES);
+    }
+
+    @Test
+    void smallFramesKeptInTheCompactAreaAreDuplicatedAndReorderedIntact() {
+        Run run = run(FaultPlan.NONE.withSeed(SEED).withDuplicates(0.02).withReorder(0.02), 48);
+        Set<Long> seen = new HashSet<>();
+        long twice = run.rx.order.stream().filter(s -> !seen.add(s)).count();
+        assertThat(twice).as("seed %d", SEED).isEqualTo(run.stats.duplicated()).isPositive();
+        assertThat(run.stats.reordered()).isPositive();
+        assertThat(seen).hasSize(FRAMES);
+        assertThat(run.rx.damaged).isZero();
+    }
+
+    @Test
+    void smallFramesKeptInTheCompactAreaAreCorruptedOneBitAtATime() {
+        Run run = run(FaultPlan.NONE.withSeed(SEED).withCorruption(0.01), 48);
         assertThat(run.rx.damaged).as("seed %d", SEED).isEqualTo(run.stats.corrupted()).isPositive();
         assertThat(run.rx.frames).isEqualTo(FRAMES);
     }
