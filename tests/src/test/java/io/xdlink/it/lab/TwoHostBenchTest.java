@@ -25,16 +25,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * on one cable add nothing, and the link speed xdlink reports is what the tree negotiated.
  *
  * <p>The shaped rate is low enough that two cables' worth of traffic through two processes does not run out of
- * processor on a shared 2-core machine (at 2000 Mbit/s the two-cable run measured what the processors, not the
- * cables, allowed), and every run warms up first ({@code --perform_warm_up}) so a cold process's first second of
- * class loading and compilation is not what a 600-iteration row measures.
+ * processor on a shared 2-core machine, even with other work on it (at 2000 Mbit/s the two-cable run measured what
+ * the processors, not the cables, allowed; at 1000 Mbit/s it did so once under a load average of 10), and every run
+ * warms up first ({@code --perform_warm_up}) so a cold process's first second of
+ * class loading and compilation is not what a 300-iteration row measures.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TwoHostBenchTest {
-    static final int RATE_MBIT = 1000;
+    static final int RATE_MBIT = 500;
     private static final int CABLES = 2;
     private static final String SIZE = "1M";
-    private static final String ITERS = "600";
+    private static final String ITERS = "300";
 
     @TempDir
     static Path dir;
