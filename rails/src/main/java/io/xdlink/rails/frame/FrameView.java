@@ -73,12 +73,13 @@ public final class FrameView {
         if (size > MAX_FRAME_BYTES) {
             throw new FrameException(FrameField.FRAME, size, "longer than " + MAX_FRAME_BYTES + " bytes");
         }
-        Opcode op = header(buffer, offset);
+        long first = buffer.get(U64, offset + OFF_VERSION);
+        Opcode op = header(first);
         if (size < op.headerBytes() + TRAILER_BYTES) {
             throw new FrameException(FrameField.FRAME, size, "truncated: " + op + " has a " + op.headerBytes()
                     + "-byte header");
         }
-        return decode(buffer, offset, op, buffer, offset + op.headerBytes(), size - op.headerBytes()
+        return decode(buffer, offset, op, first, buffer, offset + op.headerBytes(), size - op.headerBytes()
                 - TRAILER_BYTES, offset + size - TRAILER_BYTES, checkCrc);
     }
 
@@ -117,7 +118,8 @@ public final class FrameView {
             throw new FrameException(FrameField.FRAME, (long) headLength + payloadLength, "longer than "
                     + MAX_FRAME_BYTES + " bytes");
         }
-        Opcode op = header(head, headOffset);
+        long first = head.get(U64, headOffset + OFF_VERSION);
+        Opcode op = header(first);
         if (op.headerBytes() + TRAILER_BYTES != headLength) {
             throw new FrameException(FrameField.FRAME, headLength, "a head is the " + op.headerBytes()
                     + "-byte header of " + op + " and the trailer");
@@ -126,14 +128,15 @@ public final class FrameView {
             throw new FrameException(FrameField.OPCODE, op.code(), op + " does not come in two parts: only data "
                     + "frames do");
         }
-        return decode(head, headOffset, op, payload, payloadOffset, payloadLength,
+        return decode(head, headOffset, op, first, payload, payloadOffset, payloadLength,
                 headOffset + op.headerBytes(), checkCrc);
     }
 
     /** Version, opcode and flags: enough to know the header's size. */
-    private static Opcode header(MemorySegment frame, long b) throws FrameException {
-        // Version, opcode, flags and epoch in one read; the caller made sure the common header is there.
-        int word = frame.get(U32, b + OFF_VERSION);
+    private static Opcode header(long first) throws FrameException {
+        // Version, opcode, flags and epoch: the high half of the common header's first word, which the caller read
+        // once (it made sure the common header is there) and decode reads the rest of.
+        int word = (int) (first >>> 32);
         int version = word >>> 24;
         if (version != VERSION) {
             throw new FrameException(FrameField.VERSION, version, "this end speaks version " + VERSION);
@@ -150,10 +153,10 @@ public final class FrameView {
         return op;
     }
 
-    private FrameView decode(MemorySegment frame, long b, Opcode op, MemorySegment payload, long payloadAt,
-                             long payloadBytes, long trailerAt, boolean checkCrc) throws FrameException {
+    private FrameView decode(MemorySegment frame, long b, Opcode op, long first, MemorySegment payload,
+                             long payloadAt, long payloadBytes, long trailerAt, boolean checkCrc)
+            throws FrameException {
         // The common header as two big-endian words: version, opcode, flags, epoch, seq; credit, echo, length.
-        long first = frame.get(U64, b + OFF_VERSION);
         long second = frame.get(U64, b + OFF_CREDIT);
         int f = (int) (first >>> 40) & 0xFF;
         int length = (int) second & 0xFFFF;
@@ -212,28 +215,31 @@ public final class FrameView {
         long psnOffset = f.get(U64, b + OFF_PSN);
         psn = (int) (psnOffset >>> 32);
         offset = psnOffset & 0xFFFF_FFFFL;
-        total = Integer.toUnsignedLong(f.get(U32, b + OFF_TOTAL));
+        // The total and the word after it (the remote key, or a SEND's receive index) in one read.
+        long totalNext = f.get(U64, b + OFF_TOTAL);
+        total = totalNext >>> 32;
         if (offset + length > total) {
             throw new FrameException(FrameField.OFFSET, offset, length + " bytes at this offset overrun the message's "
                     + total + " bytes");
         }
         switch (op) {
             case WRITE -> {
-                rkey = f.get(U32, b + OFF_RKEY);
+                rkey = (int) totalNext;
                 raddr = f.get(U64, b + OFF_RADDR);
                 imm = 0;
                 recvIndex = 0;
             }
             case WRITE_WITH_IMM -> {
-                rkey = f.get(U32, b + OFF_RKEY);
+                rkey = (int) totalNext;
                 raddr = f.get(U64, b + OFF_RADDR);
-                imm = f.get(U32, b + OFF_WRITE_IMM);
-                recvIndex = f.get(U32, b + OFF_WRITE_RECV_INDEX);
+                long immIndex = f.get(U64, b + OFF_WRITE_IMM);
+                imm = (int) (immIndex >>> 32);
+                recvIndex = (int) immIndex;
             }
             default -> {
                 rkey = 0;
                 raddr = 0;
-                recvIndex = f.get(U32, b + OFF_SEND_RECV_INDEX);
+                recvIndex = (int) totalNext;
                 imm = f.get(U32, b + OFF_SEND_IMM);
                 if (imm != 0 && !FrameFlags.has(fl, FrameFlags.IMMEDIATE)) {
                     throw new FrameException(FrameField.IMMEDIATE, Integer.toUnsignedLong(imm),
