@@ -5,11 +5,8 @@ import io.xdlink.ccl.CclNet;
 import io.xdlink.ccl.CclNets;
 import io.xdlink.ccl.abi.NativeBridge;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -114,7 +111,7 @@ public final class CclLatency {
         int warmups = option(args, "--warmup-rounds", 5);
         int calls = option(args, "--calls", 20000);
         String params = System.getenv().getOrDefault("XDLINK_PARAMS", "");
-        String loadBefore = loadAverage();
+        String loadBefore = Quantiles.loadAverage();
 
         Arena arena = Arena.ofShared();
         CclNet net = CclNets.fromEnvironment(CclLog.system());
@@ -163,7 +160,7 @@ public final class CclLatency {
                     }
                     long[] round = Arrays.copyOfRange(samples[w], r * trips, (r + 1) * trips);
                     Arrays.sort(round);
-                    roundMedians[w][r] = percentile(round, 0.5) / 1e3;
+                    roundMedians[w][r] = Quantiles.percentile(round, 0.5) / 1e3;
                     callNs[w][r] = ways[w].call(calls);
                 }
             }
@@ -173,7 +170,7 @@ public final class CclLatency {
             }
         }
         report(params, rounds, trips, warmups, calls, samples, roundMedians, callNs, cpuPerTrip, loadBefore,
-                loadAverage());
+                Quantiles.loadAverage());
         System.out.println(String.format(Locale.ROOT, "  native way: %.1f test() calls per round trip (both sides), "
                 + "%.2f of them reached Java (the rest the shim answered itself)",
                 (double) nativeTests[0] / ((long) rounds * trips), (double) nativeTests[1] / ((long) rounds * trips)));
@@ -197,8 +194,8 @@ public final class CclLatency {
             double[] cpu = cpuPerTrip[w].clone();
             Arrays.sort(cpu);
             out.line("  %-17s round trip median %8.3f us  p99 %9.3f us  (half round trip median %.3f us); "
-                    + "process CPU per round trip %.1f us", names[w], percentile(all, 0.5) / 1e3,
-                    percentile(all, 0.99) / 1e3, percentile(all, 0.5) / 2e3, quantile(cpu, 0.5));
+                    + "process CPU per round trip %.1f us", names[w], Quantiles.percentile(all, 0.5) / 1e3,
+                    Quantiles.percentile(all, 0.99) / 1e3, Quantiles.percentile(all, 0.5) / 2e3, Quantiles.quantile(cpu, 0.5));
         }
         double nativeMinusJava = difference(out, "native minus Java", roundMedians[1], roundMedians[0]);
         double control = difference(out, "control: Java again minus Java (the noise floor)", roundMedians[2],
@@ -209,7 +206,7 @@ public final class CclLatency {
         Arrays.sort(nativeCall);
         out.line("  one test() of a receive not done, processor time (median of rounds, %d calls each): Java API "
                 + "%.1f ns, native v12 table %.1f ns (with this benchmark's own downcall)", calls,
-                quantile(javaCall, 0.5), quantile(nativeCall, 0.5));
+                Quantiles.quantile(javaCall, 0.5), Quantiles.quantile(nativeCall, 0.5));
         out.line("8-byte ping-pong: native tables cost %+.3f us per round trip more than the Java API "
                 + "(target <= %.1f us; the control differs by %+.3f us): %s", nativeMinusJava, TARGET_US, control,
                 nativeMinusJava <= TARGET_US ? "MET" : "MISSED");
@@ -227,10 +224,10 @@ public final class CclLatency {
             }
         }
         Arrays.sort(diff);
-        double median = quantile(diff, 0.5);
+        double median = Quantiles.quantile(diff, 0.5);
         out.line("  %s, per round (round trip medians): median %+.3f us, quartiles %+.3f .. %+.3f us, range "
-                + "%+.3f .. %+.3f us; slower in %d of %d rounds", what, median, quantile(diff, 0.25),
-                quantile(diff, 0.75), diff[0], diff[rounds - 1], slower, rounds);
+                + "%+.3f .. %+.3f us; slower in %d of %d rounds", what, median, Quantiles.quantile(diff, 0.25),
+                Quantiles.quantile(diff, 0.75), diff[0], diff[rounds - 1], slower, rounds);
         return median;
     }
 
@@ -239,20 +236,6 @@ public final class CclLatency {
         void line(String format, Object... args) {
             System.out.println(String.format(Locale.ROOT, format, args));
         }
-    }
-
-    /** The value at quantile q of sorted samples (nearest rank). */
-    static double percentile(long[] sorted, double q) {
-        int i = (int) Math.ceil(q * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
-    }
-
-    /** Linear interpolation between closest ranks of sorted values. */
-    static double quantile(double[] sorted, double q) {
-        double pos = q * (sorted.length - 1);
-        int lo = (int) Math.floor(pos);
-        int hi = Math.min(sorted.length - 1, lo + 1);
-        return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
     }
 
     private static final java.util.List<String> OPTIONS =
@@ -282,16 +265,5 @@ public final class CclLatency {
             }
         }
         return value;
-    }
-
-    /** The 1, 5 and 15 minute load averages, from /proc when there is one. */
-    static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException | RuntimeException e) {
-            return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean()
-                    .getSystemLoadAverage());
-        }
     }
 }
