@@ -14,7 +14,7 @@
 
 #include <stdatomic.h>
 
-#define XDL_API_REVISION 2
+#define XDL_API_REVISION 3
 #define XDL_MAX_RECVS 8
 
 /*
@@ -25,13 +25,19 @@
  * (io.xdlink.ccl.engine.Attention) are pooled and never freed either, so any id, even a stale or made-up one, reads
  * mapped memory.
  */
+#define XDL_KIND_SEND 3
+#define XDL_KIND_MEMORY 5
 #define XDL_KIND_REQUEST 6
 #define XDL_REQUEST_PENDING 1
+#define XDL_SEND_COMM 3
 #define XDL_STATUS_PAGE_BITS 12
 #define XDL_STATUS_PAGES (1 << 14)
 
 typedef struct {
-    /* generation << 32 | XDL_REQUEST_PENDING while in flight; anything else: ask Java. */
+    /*
+     * A request: generation << 32 | XDL_REQUEST_PENDING while in flight; a send comm: generation << 32 |
+     * XDL_SEND_COMM while open. Anything else: ask Java.
+     */
     _Atomic uint64_t state;
     /* Address of the request's comm's xdl_attention_t. */
     _Atomic uint64_t attention;
@@ -41,6 +47,7 @@ typedef struct {
     _Atomic int64_t arrivals; /* completions the comm's connection produced */
     _Atomic int64_t seen;     /* arrivals Java had drained at its last look */
     _Atomic int64_t drive;    /* non-zero while the comm must run whatever arrives */
+    _Atomic int64_t starved;  /* a send comm: non-zero while it had no advertised receive at its last look */
 } xdl_attention_t;
 
 typedef struct {
@@ -65,28 +72,52 @@ typedef struct {
 } xdl_java_api_t;
 
 /*
+ * The attention words of the handle id of this kind whose mirror entry holds exactly its generation with state, or
+ * NULL (ask Java).
+ */
+static inline xdl_attention_t *xdl_mirrored(const xdl_java_api_t *api, uint64_t id, uint64_t kind, uint64_t state) {
+    if ((id & 7) != kind) {
+        return NULL;
+    }
+    uint64_t index = (id >> 3) & 0x1FFFFFFF;
+    if (index >= ((uint64_t)XDL_STATUS_PAGES << XDL_STATUS_PAGE_BITS)) {
+        return NULL;
+    }
+    uint64_t page = atomic_load_explicit(&api->request_pages[index >> XDL_STATUS_PAGE_BITS], memory_order_acquire);
+    if (page == 0) {
+        return NULL;
+    }
+    xdl_request_status_t *s = (xdl_request_status_t *)(uintptr_t)page + (index & ((1u << XDL_STATUS_PAGE_BITS) - 1));
+    if (atomic_load_explicit(&s->state, memory_order_acquire) != ((id & 0xFFFFFFFF00000000ull) | state)) {
+        return NULL;
+    }
+    return (xdl_attention_t *)(uintptr_t)atomic_load_explicit(&s->attention, memory_order_relaxed);
+}
+
+/* True while Java's last look at the comm still holds: no completion since and nothing only its progress moves. */
+static inline int xdl_quiet(xdl_attention_t *a) {
+    return atomic_load_explicit(&a->arrivals, memory_order_acquire) == atomic_load_explicit(&a->seen, memory_order_acquire)
+           && atomic_load_explicit(&a->drive, memory_order_acquire) == 0;
+}
+
+/*
  * True when the request with handle id is surely not done: Java saw it in flight at its comm's last look and the
  * comm has had nothing new since. False means only "ask Java".
  */
 static inline int xdl_surely_pending(const xdl_java_api_t *api, uint64_t id) {
-    if ((id & 7) != XDL_KIND_REQUEST) {
-        return 0;
-    }
-    uint64_t index = (id >> 3) & 0x1FFFFFFF;
-    if (index >= ((uint64_t)XDL_STATUS_PAGES << XDL_STATUS_PAGE_BITS)) {
-        return 0;
-    }
-    uint64_t page = atomic_load_explicit(&api->request_pages[index >> XDL_STATUS_PAGE_BITS], memory_order_acquire);
-    if (page == 0) {
-        return 0;
-    }
-    xdl_request_status_t *s = (xdl_request_status_t *)(uintptr_t)page + (index & ((1u << XDL_STATUS_PAGE_BITS) - 1));
-    if (atomic_load_explicit(&s->state, memory_order_acquire) != ((id & 0xFFFFFFFF00000000ull) | XDL_REQUEST_PENDING)) {
-        return 0;
-    }
-    xdl_attention_t *a = (xdl_attention_t *)(uintptr_t)atomic_load_explicit(&s->attention, memory_order_relaxed);
-    return atomic_load_explicit(&a->arrivals, memory_order_acquire) == atomic_load_explicit(&a->seen, memory_order_acquire)
-           && atomic_load_explicit(&a->drive, memory_order_acquire) == 0;
+    xdl_attention_t *a = xdl_mirrored(api, id, XDL_KIND_REQUEST, XDL_REQUEST_PENDING);
+    return a != NULL && xdl_quiet(a);
+}
+
+/*
+ * True when an isend on the send comm with handle id would surely be told to retry: the comm had no advertised
+ * receive left at its last look and has had no completion since (an advertisement arrives as one). The send's own
+ * arguments are checked by Java on the isend that finds a buffer, so a bad one is reported then, not earlier. The
+ * seen word is read before starved: Java writes starved before it publishes a look through seen.
+ */
+static inline int xdl_surely_starved(const xdl_java_api_t *api, uint64_t send_comm) {
+    xdl_attention_t *a = xdl_mirrored(api, send_comm, XDL_KIND_SEND, XDL_SEND_COMM);
+    return a != NULL && xdl_quiet(a) && atomic_load_explicit(&a->starved, memory_order_acquire) != 0;
 }
 
 /* The table Java registered, or NULL before registration. */

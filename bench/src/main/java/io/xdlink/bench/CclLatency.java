@@ -58,6 +58,12 @@ public final class CclLatency {
                     : -1;
         }
 
+        /** isend() calls both sides of the ping-pong made so far, retries included, or -1 as for tests(). */
+        long sends() {
+            return near instanceof NativeTablesSide a && far instanceof NativeTablesSide b ? a.sends() + b.sends()
+                    : -1;
+        }
+
         /** Times {@code n} round trips into {@code out} from {@code at}, in nanoseconds. */
         void pingPong(long[] out, int at, int n) throws Throwable {
             for (int i = 0; i < n; i++) {
@@ -128,6 +134,8 @@ public final class CclLatency {
         long[] scratch = new long[trips];
         // test() calls of the native way's ping-pong, and how many of them the shim handed to Java.
         long[] nativeTests = new long[2];
+        // Likewise isend() calls, retries included, and how many reached Java.
+        long[] nativeSends = new long[2];
         try {
             for (int r = -warmups; r < rounds; r++) {
                 // Every order of the ways once in six rounds, so none always runs right after another.
@@ -143,11 +151,15 @@ public final class CclLatency {
                     long cpu0 = OS.getProcessCpuTime();
                     long tests0 = ways[w].tests();
                     long upcalls0 = NativeBridge.testUpcalls();
+                    long sends0 = ways[w].sends();
+                    long sendUpcalls0 = NativeBridge.isendUpcalls();
                     ways[w].pingPong(samples[w], r * trips, trips);
                     cpuPerTrip[w][r] = (OS.getProcessCpuTime() - cpu0) / 1e3 / trips;
                     if (tests0 >= 0) {
                         nativeTests[0] += ways[w].tests() - tests0;
                         nativeTests[1] += NativeBridge.testUpcalls() - upcalls0;
+                        nativeSends[0] += ways[w].sends() - sends0;
+                        nativeSends[1] += NativeBridge.isendUpcalls() - sendUpcalls0;
                     }
                     long[] round = Arrays.copyOfRange(samples[w], r * trips, (r + 1) * trips);
                     Arrays.sort(round);
@@ -165,6 +177,9 @@ public final class CclLatency {
         System.out.println(String.format(Locale.ROOT, "  native way: %.1f test() calls per round trip (both sides), "
                 + "%.2f of them reached Java (the rest the shim answered itself)",
                 (double) nativeTests[0] / ((long) rounds * trips), (double) nativeTests[1] / ((long) rounds * trips)));
+        System.out.println(String.format(Locale.ROOT, "  native way: %.2f isend() calls per round trip (both sides, "
+                + "retries included), %.2f of them reached Java", (double) nativeSends[0] / ((long) rounds * trips),
+                (double) nativeSends[1] / ((long) rounds * trips)));
     }
 
     private static void report(String params, int rounds, int trips, int warmups, int calls, long[][] samples,

@@ -30,6 +30,8 @@ final class NativeTablesSide implements PingPongSide {
     private final MemorySegment done;
     /** test() calls this side made; read by the benchmark thread between rounds. */
     private volatile long tests;
+    /** isend() calls this side made, likewise. */
+    private volatile long sends;
 
     private NativeTablesSide(MemorySegment send, MemorySegment recv, Arena arena) throws Throwable {
         this.send = send;
@@ -102,6 +104,7 @@ final class NativeTablesSide implements PingPongSide {
 
     @Override
     public boolean postSend() throws Throwable {
+        sends = sends + 1;
         NativeTables.ok((int) NativeTables.isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, sendRequest), "isend");
         return sendRequest.get(ADDRESS, 0).address() != 0;
     }
@@ -114,6 +117,11 @@ final class NativeTablesSide implements PingPongSide {
     @Override
     public boolean sendDone() throws Throwable {
         return test(sendRequest);
+    }
+
+    /** How many isend() calls this side has made, retries included. */
+    long sends() {
+        return sends;
     }
 
     /** How many test() calls this side has made. */

@@ -27,7 +27,10 @@ final class RailsConnection implements Connection {
     private static final long IMMEDIATE_RECEIVE_ID = Long.MIN_VALUE;
 
     private final QueuePair qp;
+    /** Where receives complete: every completion here is announced to the end. */
     private final CompletionQueue cq;
+    /** Where sends and writes complete: the same queue, or, for a receive end, a quiet queue of its own. */
+    private final CompletionQueue sendCq;
     private final Completion[] batch = new Completion[64];
     private final Map<Long, MemorySegment> receiveBuffers = new HashMap<>();
     private final boolean receivesImmediates;
@@ -35,9 +38,10 @@ final class RailsConnection implements Connection {
     private int immediateDeficit;
 
 
-    RailsConnection(QueuePair qp, CompletionQueue cq, boolean receivesImmediates) {
+    RailsConnection(QueuePair qp, CompletionQueue sendCq, CompletionQueue cq, boolean receivesImmediates) {
         this.qp = qp;
         this.cq = cq;
+        this.sendCq = sendCq;
         this.receivesImmediates = receivesImmediates;
 
         if (receivesImmediates) {
@@ -111,9 +115,14 @@ final class RailsConnection implements Connection {
 
     @Override
     public int poll(CompletionHandler handler, int max) {
-        int n = cq.poll(max >= batch.length ? batch : new Completion[Math.max(1, max)]);
+        // Sends first: a receive end learns its advertisement left before it looks at the writes that answer it.
+        Completion[] into = max >= batch.length ? batch : new Completion[Math.max(1, max)];
+        int n = sendCq == cq ? 0 : sendCq.poll(into);
+        if (n == 0) {
+            n = cq.poll(into);
+        }
         for (int i = 0; i < n; i++) {
-            Completion c = batch[i];
+            Completion c = into[i];
             String error = c.isSuccess() ? null : c.status() + " on " + c.opcode();
             switch (c.opcode()) {
                 case WRITE, WRITE_WITH_IMM, SEND -> handler.onPostComplete(c.wrId(), error);
@@ -141,7 +150,12 @@ final class RailsConnection implements Connection {
         return n;
     }
 
-    /** The completion queue is this connection's alone (sends and receives), so its pushes are its completions. */
+    /**
+     * The completion queues are this connection's alone, so their pushes are its completions. A receive end's
+     * sends (its advertisements) complete unannounced on a queue of their own: such a completion only frees a slot,
+     * which the next irecv polls for anyway, and a failed send leaves the queue pair in error, which flushes the
+     * receives posted for immediates onto the announced queue, so a failure is still announced.
+     */
     @Override
     public boolean onCompletion(Runnable listener) {
         cq.onPush(listener);

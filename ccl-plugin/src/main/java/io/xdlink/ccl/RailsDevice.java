@@ -38,7 +38,11 @@ final class RailsDevice implements Device {
         }
 
         QpAttributes attributes(CompletionQueue cq) {
-            return new QpAttributes(pd, cq, cq, RailsConnection.QUEUE_DEPTH, RailsConnection.QUEUE_DEPTH);
+            return attributes(cq, cq);
+        }
+
+        QpAttributes attributes(CompletionQueue sendCq, CompletionQueue recvCq) {
+            return new QpAttributes(pd, sendCq, recvCq, RailsConnection.QUEUE_DEPTH, RailsConnection.QUEUE_DEPTH);
         }
     }
 
@@ -63,7 +67,10 @@ final class RailsDevice implements Device {
             throw CclException.system(name + ": cannot listen: " + e.getMessage(), e);
         }
         return new Listener() {
+            // A receive end's advertisement sends complete on a queue of their own, which announces nothing: only
+            // its receives can finish a request (RailsConnection).
             private CompletionQueue spare = listenSide.newCq();
+            private CompletionQueue spareSend = listenSide.newCq();
 
             @Override
             public byte[] address() {
@@ -74,7 +81,7 @@ final class RailsDevice implements Device {
             public synchronized Connection accept() throws CclException {
                 QueuePair qp;
                 try {
-                    qp = listener.accept(listenSide.attributes(spare));
+                    qp = listener.accept(listenSide.attributes(spareSend, spare));
                 } catch (RuntimeException e) {
                     throw CclException.system(name + ": accept failed: " + e.getMessage(), e);
                 }
@@ -82,8 +89,10 @@ final class RailsDevice implements Device {
                     return null;
                 }
                 CompletionQueue cq = spare;
+                CompletionQueue sendCq = spareSend;
                 spare = listenSide.newCq();
-                return new RailsConnection(qp, cq, true);
+                spareSend = listenSide.newCq();
+                return new RailsConnection(qp, sendCq, cq, true);
             }
 
             @Override
@@ -127,7 +136,7 @@ final class RailsDevice implements Device {
                     return null;
                 }
                 handedOut = true;
-                return new RailsConnection(qp, cq, false);
+                return new RailsConnection(qp, cq, cq, false);
             }
 
             @Override

@@ -29,8 +29,9 @@ final class RailsDevices implements Devices.Source {
 
     private io.xdlink.rails.verbs.Device open(Fabric f) {
         // A rails device is named after its host, so a handle says which host is listening.
-        io.xdlink.rails.verbs.Device d = io.xdlink.rails.verbs.Device.open(f, DeviceConfig.builder()
-                .id(f.localDomain()).settings(RailsSettings.from(params)).build());
+        DeviceConfig.Builder config = DeviceConfig.builder().id(f.localDomain()).settings(RailsSettings.from(params));
+        CclParams.idle(params).ifPresent(config::thread);
+        io.xdlink.rails.verbs.Device d = io.xdlink.rails.verbs.Device.open(f, config.build());
         owned.add(d);
         return d;
     }

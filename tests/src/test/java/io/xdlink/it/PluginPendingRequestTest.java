@@ -21,14 +21,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The shim answers {@code test()} of a request that is surely still in flight without entering Java, and hands a
- * finished one to Java for its sizes and release. A JVM of its own (its {@code XDLINK_PARAMS} are {@code loopback=1})
+ * finished one to Java for its sizes and release; likewise it tells an {@code isend()} on a comm that surely has no
+ * advertised receive to retry, and hands every other isend to Java. A JVM of its own (its {@code XDLINK_PARAMS} are {@code loopback=1})
  * loads the plugin library and calls the v12 table through downcalls, as a host does; Java counts the test calls
- * that reach it ({@link NativeBridge#testUpcalls}), so the assertions are about counts and bytes, never time.
+ * and isend calls that reach it ({@link NativeBridge#testUpcalls}, {@link NativeBridge#isendUpcalls}), so the assertions are about counts and bytes, never time.
  */
 class PluginPendingRequestTest {
 
     @Test
-    void aPendingRequestIsAnsweredInCAndADoneOneInJavaWithItsSize() throws Exception {
+    void aPendingRequestAndAStarvedSendAreAnsweredInCAndTheRestInJava() throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         ProcessBuilder pb = new ProcessBuilder(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED",
                 "-Dxdlink.plugin.so=" + NativeHarness.SO, "-cp", System.getProperty("java.class.path"),
@@ -43,6 +44,11 @@ class PluginPendingRequestTest {
                 .contains("PASS the send completed with size 8")
                 .contains("PASS a released request is an error")
                 .contains("PASS a made-up request id is an error")
+                .contains("PASS 1000 isends before any receive was posted reached Java ")
+                .contains("PASS an isend with a made-up memory handle is an error on a starved comm")
+                .contains("PASS the isend after the receive was advertised went to Java and posted")
+                .contains("PASS 1000 isends after the advertised buffer was used reached Java ")
+                .contains("PASS an isend on a closed send comm goes to Java and is an error")
                 .doesNotContain("FAIL");
         assertThat(p.exitValue()).as(out).isZero();
     }
@@ -129,6 +135,24 @@ class PluginPendingRequestTest {
             ok((int) regMr.invokeExact(recv, in, 8L, 1, mh), "regMr recv");
             MemorySegment inMh = mh.get(ADDRESS, 0);
 
+            // No receive is posted yet: every isend must be told to retry, and after the first look the shim
+            // says so by itself, since nothing can arrive on the send comm before the receive is advertised.
+            MemorySegment sendRequest = arena.allocate(ADDRESS);
+            long beforeStarved = NativeBridge.isendUpcalls();
+            boolean anyPosted = false;
+            for (int i = 0; i < 1000; i++) {
+                ok((int) isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, sendRequest), "isend");
+                anyPosted |= sendRequest.get(ADDRESS, 0).address() != 0;
+            }
+            long starvedUpcalls = NativeBridge.isendUpcalls() - beforeStarved;
+            check(!anyPosted && starvedUpcalls <= 1, "1000 isends before any receive was posted reached Java "
+                    + starvedUpcalls + " times (at most 1 allowed)");
+            // A memory handle that is not one is never vouched for: Java reports it even while the comm is starved.
+            int badHandle = (int) isend.invokeExact(send, out, 8L, 0, MemorySegment.ofAddress(0x7FFF_0000_0000_0011L),
+                    MemorySegment.NULL, sendRequest);
+            check(badHandle == 3 && sendRequest.get(ADDRESS, 0).address() == 0,
+                    "an isend with a made-up memory handle is an error on a starved comm");
+
             MemorySegment data = arena.allocate(ADDRESS);
             data.set(ADDRESS, 0, in);
             MemorySegment sizes = arena.allocate(JAVA_LONG);
@@ -151,15 +175,17 @@ class PluginPendingRequestTest {
                 anyDone |= done.get(JAVA_INT, 0) != 0;
             }
             long pendingUpcalls = NativeBridge.testUpcalls() - before;
-            // At most the first test after the advertisement's own completion arrives goes to Java: nothing else
-            // happens on this comm while nobody sends.
-            check(!anyDone && pendingUpcalls <= 1, "1000 tests of a pending receive reached Java " + pendingUpcalls
-                    + " times (at most 1 allowed)");
+            // None goes to Java: irecv looked at the comm last, the advertisement's own completion is not announced
+            // (it only frees a slot) and nothing else happens on this comm while nobody sends.
+            check(!anyDone && pendingUpcalls == 0, "1000 tests of a pending receive reached Java " + pendingUpcalls
+                    + " times (none allowed)");
 
-            MemorySegment sendRequest = arena.allocate(ADDRESS);
+            long beforeAdvertised = NativeBridge.isendUpcalls();
             for (int i = 0; i < 1_000_000 && sendRequest.get(ADDRESS, 0).address() == 0; i++) {
                 ok((int) isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, sendRequest), "isend");
             }
+            check(sendRequest.get(ADDRESS, 0).address() > 1 && NativeBridge.isendUpcalls() > beforeAdvertised,
+                    "the isend after the receive was advertised went to Java and posted");
             long beforeDone = NativeBridge.testUpcalls();
             done.set(JAVA_INT, 0, 0);
             for (int i = 0; i < 100_000_000 && done.get(JAVA_INT, 0) == 0; i++) {
@@ -175,6 +201,18 @@ class PluginPendingRequestTest {
             }
             check(done.get(JAVA_INT, 0) == 1 && sentSize.get(JAVA_INT, 0) == 8, "the send completed with size 8");
 
+            // The only advertised buffer is used: sends are told to retry again, by the shim after one look.
+            MemorySegment retry = arena.allocate(ADDRESS);
+            long beforeUsedUp = NativeBridge.isendUpcalls();
+            boolean anyRetryPosted = false;
+            for (int i = 0; i < 1000; i++) {
+                ok((int) isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, retry), "isend");
+                anyRetryPosted |= retry.get(ADDRESS, 0).address() != 0;
+            }
+            long usedUpUpcalls = NativeBridge.isendUpcalls() - beforeUsedUp;
+            check(!anyRetryPosted && usedUpUpcalls <= 1, "1000 isends after the advertised buffer was used reached "
+                    + "Java " + usedUpUpcalls + " times (at most 1 allowed)");
+
             long beforeStale = NativeBridge.testUpcalls();
             int stale = (int) test.invokeExact(request, done, got);
             check(stale == 3 && NativeBridge.testUpcalls() == beforeStale + 1, "a released request is an error");
@@ -184,6 +222,10 @@ class PluginPendingRequestTest {
             check(madeUp == 3, "a made-up request id is an error");
 
             ok((int) closeSend.invokeExact(send), "closeSend");
+            long beforeClosed = NativeBridge.isendUpcalls();
+            int closedSend = (int) isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, retry);
+            check(closedSend == 3 && NativeBridge.isendUpcalls() == beforeClosed + 1,
+                    "an isend on a closed send comm goes to Java and is an error");
             ok((int) closeRecv.invokeExact(recv), "closeRecv");
             ok((int) closeListen.invokeExact(lc.get(ADDRESS, 0)), "closeListen");
             ok((int) finalizeContext.invokeExact(ctx), "finalize");

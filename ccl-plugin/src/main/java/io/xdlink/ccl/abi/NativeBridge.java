@@ -22,7 +22,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 public final class NativeBridge {
     /** {@code XDL_API_REVISION} in ccl_bridge.h. */
-    static final int API_REVISION = 2;
+    static final int API_REVISION = 3;
 
     private static final Object LOCK = new Object();
     private static boolean installed;
@@ -98,6 +98,14 @@ public final class NativeBridge {
      */
     public static long testUpcalls() {
         return NativeEntryPoints.testCalls();
+    }
+
+    /**
+     * How many {@code isend()} calls have reached Java through the shim in this process: the shim tells a send
+     * whose comm surely has no advertised receive to retry by itself. Exact while one thread sends.
+     */
+    public static long isendUpcalls() {
+        return NativeEntryPoints.isendCalls();
     }
 
     /** Whether a shim in this process has registered the entry points. */

@@ -15,6 +15,7 @@ import io.xdlink.ccl.Request;
 import io.xdlink.ccl.SendComm;
 import io.xdlink.ccl.abi.HandleTable.Kind;
 import io.xdlink.ccl.engine.EngineRequest;
+import io.xdlink.ccl.engine.SendEndpoint;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -52,11 +53,18 @@ final class NativeEntryPoints {
      */
     private static long testCalls;
 
+    /** Calls of {@link #isend} so far, counted like {@link #testCalls}. */
+    private static long isendCalls;
+
     private NativeEntryPoints() {
     }
 
     static long testCalls() {
         return testCalls;
+    }
+
+    static long isendCalls() {
+        return isendCalls;
     }
 
     /** Hands a new request to native code: a handle id, with its state mirrored for the shim's test(). */
@@ -194,7 +202,14 @@ final class NativeEntryPoints {
             SendComm c = net().connect(ctx, dev, trafficClass, h);
             // The connector keeps its stage in the handle, which the host passes again on the next try.
             MemorySegment.copy(h, 0, native_, JAVA_BYTE, 0, h.length);
-            return c == null ? 0 : HANDLES.add(Kind.SEND, c);
+            if (c == null) {
+                return 0;
+            }
+            long id = HANDLES.add(Kind.SEND, c);
+            if (c instanceof SendEndpoint s) {
+                REQUESTS.publishSendComm(id, s.attention());
+            }
+            return id;
         } catch (Throwable t) {
             return fail("connect(" + dev + ")", t);
         }
@@ -234,6 +249,7 @@ final class NativeEntryPoints {
     }
 
     static long isend(long commId, MemorySegment data, long size, int tag, long mhId) {
+        isendCalls++;
         try {
             SendComm c = lookup(commId, Kind.SEND, SendComm.class, "send comm");
             MemoryHandle mh = lookup(mhId, Kind.MEMORY, MemoryHandle.class, "memory handle");
@@ -335,6 +351,7 @@ final class NativeEntryPoints {
     static long closeSend(long id) {
         try {
             SendComm c = lookup(id, Kind.SEND, SendComm.class, "send comm");
+            REQUESTS.retire(id);
             HANDLES.remove(id, Kind.SEND);
             net().closeSend(c);
             return 0;

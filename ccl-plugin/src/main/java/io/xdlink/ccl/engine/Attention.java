@@ -13,19 +13,22 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * post again). While it has none, a request of that end that was not done at the last look is still not done, and
  * {@code test()} can say so without taking the end's lock or polling its connection.
  *
- * <p>The state is three 64-bit words in native memory, so the plugin's C trampolines read exactly what Java reads:
+ * <p>The state is four 64-bit words in native memory, so the plugin's C trampolines read exactly what Java reads:
  * {@code arrivals} (completions produced, counted by the producing thread after each is pollable), {@code seen}
- * (the arrivals the end had counted before its last drain) and {@code drive} (non-zero while the end must run
- * whatever happens). Quiet means {@code arrivals == seen && drive == 0}. Blocks come from a pool in the global
+ * (the arrivals the end had counted before its last drain), {@code drive} (non-zero while the end must run
+ * whatever happens) and {@code starved} (non-zero while a send end had no advertised receive left at its last
+ * look, so a new send can only be told "retry"). Quiet means {@code arrivals == seen && drive == 0}; a quiet,
+ * starved end stays starved, since an advertisement reaches it only as a completion. Blocks come from a pool in the global
  * arena and are reused, never unmapped, so a host that tests a request after closing its comm reads stale words,
  * never freed memory.
  */
 public final class Attention {
-    /** Bytes of one block: arrivals, seen, drive. */
-    public static final long BYTES = 3 * JAVA_LONG.byteSize();
+    /** Bytes of one block: arrivals, seen, drive, starved. */
+    public static final long BYTES = 4 * JAVA_LONG.byteSize();
     private static final long ARRIVALS = 0;
     private static final long SEEN = 8;
     private static final long DRIVE = 16;
+    private static final long STARVED = 24;
     private static final int SLAB_BLOCKS = 256;
     private static final VarHandle WORD = JAVA_LONG.varHandle();
     private static final ConcurrentLinkedQueue<MemorySegment> FREE = new ConcurrentLinkedQueue<>();
@@ -44,6 +47,7 @@ public final class Attention {
         this.notified = notified;
         long now = (long) WORD.getVolatile(words, ARRIVALS);
         WORD.setVolatile(words, DRIVE, notified ? 0L : 1L);
+        WORD.setVolatile(words, STARVED, 0L);
         WORD.setVolatile(words, SEEN, now - 1);
     }
 
@@ -77,6 +81,23 @@ public final class Attention {
         WORD.setRelease(words, SEEN, arrivals);
     }
 
+    /**
+     * Says whether the end had nothing for a new post at its look that is being settled. Called under the end's
+     * lock, before {@link #settle} publishes that look (so a reader that sees the new {@code seen} sees this too),
+     * or after a post used up the last thing a settled look found: a completion since then makes the end not quiet.
+     */
+    void starved(boolean starved) {
+        if (released) {
+            return;
+        }
+        WORD.setRelease(words, STARVED, starved ? 1L : 0L);
+    }
+
+    /** True while the end is quiet and was starved at its last look: a new send would be told to retry. */
+    boolean surelyStarved() {
+        return quiet() && (long) WORD.getAcquire(words, STARVED) != 0L;
+    }
+
     /** True while nothing new can have happened to the end's requests since its last look. */
     boolean quiet() {
         return (long) WORD.getAcquire(words, ARRIVALS) == (long) WORD.getAcquire(words, SEEN)
@@ -95,6 +116,7 @@ public final class Attention {
         }
         released = true;
         WORD.setRelease(words, DRIVE, 1L);
+        WORD.setRelease(words, STARVED, 0L);
         FREE.add(words);
     }
 }

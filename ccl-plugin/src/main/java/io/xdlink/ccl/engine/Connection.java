@@ -46,7 +46,10 @@ public interface Connection extends AutoCloseable {
     /**
      * Asks for {@code listener} to run after each completion {@link #poll} will hand out has become available, on
      * whichever thread produced it, including the completions that flush outstanding work when the connection
-     * fails or closes; null stops it. The listener must be quick and must not throw.
+     * fails or closes; null stops it. The listener must be quick and must not throw. One exception: a connection
+     * of a receiving end may leave the successful completions of its {@link #postSend}s (the end's advertisements)
+     * unannounced, since they only free a slot that the end's next irecv polls for anyway; a failed one must still
+     * be announced, or be followed by an announced completion.
      *
      * @return false when this connection cannot tell, so its owner has to poll it to learn anything
      */

@@ -82,6 +82,19 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         }
     }
 
+    /**
+     * The attention of this end, whose {@code starved} word says, while the end is quiet, that a send would be
+     * told to retry: the plugin's C trampolines answer such an isend without entering Java.
+     */
+    public Attention attention() {
+        return attention;
+    }
+
+    /** True when an isend now would surely be told to retry: the end is quiet and had no advertisement left. */
+    public boolean surelyStarved() {
+        return attention.surelyStarved();
+    }
+
     /** Starts a send; null when the peer has not advertised a matching buffer yet. */
     public synchronized SendRequest isend(MemorySegment data, int tag, RegisteredMemory memory) throws CclException {
         usable();
@@ -128,6 +141,8 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         head.used[index] = true;
         if (++head.usedCount == head.used.length) {
             advertised.pollFirst();
+            // That was the last buffer the settled look found: until a completion arrives, sends must retry.
+            attention.starved(advertised.isEmpty());
         }
         return request;
     }
@@ -216,6 +231,7 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
                 fail("the connection closed");
             }
         }
+        attention.starved(failure == null && advertised.isEmpty());
         // Writes waiting for queue room and buffers to post again move only when this end runs, whatever arrives.
         attention.settle(arrivals, failure == null
                 && (!backlog.isEmpty() || !toRepost.isEmpty() || connection.wantsPoll()));

@@ -36,7 +36,7 @@ class AttentionTest {
 
     private static long[] words(Attention a) {
         MemorySegment w = MemorySegment.ofAddress(a.address()).reinterpret(Attention.BYTES);
-        return new long[] {w.get(JAVA_LONG, 0), w.get(JAVA_LONG, 8), w.get(JAVA_LONG, 16)};
+        return new long[] {w.get(JAVA_LONG, 0), w.get(JAVA_LONG, 8), w.get(JAVA_LONG, 16), w.get(JAVA_LONG, 24)};
     }
 
     @Test
@@ -147,5 +147,54 @@ class AttentionTest {
         assertThat(told[0]).as("the finish listener ran").isTrue();
         assertThat(words(attention)[2]).as("drive of a released block").isEqualTo(1);
         assertThatThrownBy(() -> r.test(null)).isInstanceOf(CclException.class);
+    }
+
+    @Test
+    void aSendEndWithNoAdvertisementStaysStarvedUntilOneArrivesAndAfterItsLastBufferIsUsed() throws CclException {
+        InMemoryConnections wire = new InMemoryConnections(SEED, 1024).notifying();
+        send = new SendEndpoint(0, wire.a);
+        recv = new RecvEndpoint(0, wire.b);
+        MemorySegment dst = arena.allocate(64, 64);
+        MemorySegment src = InMemoryConnections.filled(arena, 8, SEED);
+        RegisteredMemory dstMem = wire.register(dst);
+        RegisteredMemory srcMem = wire.register(src);
+        assertThat(send.surelyStarved()).as("a new end has not looked yet").isFalse();
+
+        assertThat(send.isend(src, 7, srcMem)).as("nothing advertised yet").isNull();
+        assertThat(send.surelyStarved()).as("starved after a look that found no advertisement").isTrue();
+        assertThat(words(send.attention)[3]).as("the starved word natives read").isEqualTo(1);
+        int polls = wire.a.polls;
+        for (int i = 0; i < 100; i++) {
+            assertThat(send.surelyStarved()).as("check %d of a starved end", i).isTrue();
+        }
+        assertThat(wire.a.polls).as("checking a starved end polls nothing").isEqualTo(polls);
+
+        RecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {7}, new RegisteredMemory[] {dstMem});
+        assertThat(r).isNotNull();
+        assertThat(send.surelyStarved()).as("the advertisement arrived as a completion").isFalse();
+        SendRequest s = send.isend(src, 7, srcMem);
+        assertThat(s).as("the send found the advertised buffer").isNotNull();
+        assertThat(send.surelyStarved()).as("its last buffer used, the end is starved again (or has news)")
+                .isEqualTo(send.attention.quiet());
+        assertThat(words(send.attention)[3]).as("starved word after the last buffer was used").isEqualTo(1);
+
+        long[] size = new long[1];
+        boolean sent = false;
+        for (int i = 0; i < 10 && !sent; i++) {
+            sent = s.test(size);
+        }
+        assertThat(sent).isTrue();
+        assertThat(size[0]).isEqualTo(8);
+        assertThat(send.surelyStarved()).as("after draining the send's completion: starved, no advertisement").isTrue();
+        long[] got = new long[1];
+        assertThat(r.test(got)).isTrue();
+        assertThat(got[0]).isEqualTo(8);
+        assertThat(dst.asSlice(0, 8).mismatch(src)).isEqualTo(-1);
+
+        Attention attention = send.attention;
+        send.close();
+        send = null;
+        assertThat(words(attention)[3]).as("a released block is never starved").isZero();
+        assertThat(words(attention)[2]).as("nor quiet").isEqualTo(1);
     }
 }
