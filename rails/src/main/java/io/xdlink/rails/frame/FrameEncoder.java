@@ -36,6 +36,18 @@ public final class FrameEncoder {
         b.set(U32, o + OFF_TOTAL, (int) total);
     }
 
+    /**
+     * The fields every WRITE and WRITE_WITH_IMM carries, the data fields and the target, in four words: the same
+     * bytes {@link #data} and {@link #target} write in six.
+     */
+    public static void dataAndTarget(MemorySegment b, long o, int qpn, int msn, int psn, long offset, long total,
+                                     int rkey, long raddr) {
+        b.set(U64, o + OFF_QPN, (long) qpn << 32 | (msn & 0xFFFF_FFFFL));
+        b.set(U64, o + OFF_PSN, (long) psn << 32 | (offset & 0xFFFF_FFFFL));
+        b.set(U64, o + OFF_TOTAL, total << 32 | (rkey & 0xFFFF_FFFFL));
+        b.set(U64, o + OFF_RADDR, raddr);
+    }
+
     /** WRITE and WRITE_WITH_IMM: where the message goes. */
     public static void target(MemorySegment b, long o, int rkey, long raddr) {
         b.set(U32, o + OFF_RKEY, rkey);
@@ -131,7 +143,13 @@ public final class FrameEncoder {
      */
     public void sealHead(MemorySegment b, long o, Opcode op, MemorySegment payload, long payloadOffset,
                          int payloadLength) {
-        int flags = Byte.toUnsignedInt(b.get(ValueLayout.JAVA_BYTE, o + OFF_FLAGS));
+        sealHead(b, o, op, Byte.toUnsignedInt(b.get(ValueLayout.JAVA_BYTE, o + OFF_FLAGS)), payload, payloadOffset,
+                payloadLength);
+    }
+
+    /** As above, for a caller that knows the flags it wrote into the header. */
+    public void sealHead(MemorySegment b, long o, Opcode op, int flags, MemorySegment payload, long payloadOffset,
+                         int payloadLength) {
         int value = FrameFlags.has(flags, FrameFlags.PAYLOAD_UNCHECKED) || payloadLength == 0
                 ? crc.compute(b, o, op.headerBytes())
                 : crc.compute(b, o, op.headerBytes(), payload, payloadOffset, payloadLength);

@@ -100,13 +100,11 @@ final class FrameOut implements RailTransport.FrameWriter {
         FrameEncoder.common(b, o, op, flags, epoch, seq, credit, echo, payloadLength);
         switch (op) {
             case WRITE -> {
-                FrameEncoder.data(b, o, qpn, msn, psn, offset, total);
-                FrameEncoder.target(b, o, rkey, raddr);
+                FrameEncoder.dataAndTarget(b, o, qpn, msn, psn, offset, total, rkey, raddr);
                 payload(b, o);
             }
             case WRITE_WITH_IMM -> {
-                FrameEncoder.data(b, o, qpn, msn, psn, offset, total);
-                FrameEncoder.target(b, o, rkey, raddr);
+                FrameEncoder.dataAndTarget(b, o, qpn, msn, psn, offset, total, rkey, raddr);
                 FrameEncoder.writeImm(b, o, imm, recvIndex);
                 payload(b, o);
             }
@@ -134,7 +132,7 @@ final class FrameOut implements RailTransport.FrameWriter {
         }
         if (split) {
             try {
-                encoder.sealHead(b, o, op, source, sourceOffset, payloadLength);
+                encoder.sealHead(b, o, op, flags, source, sourceOffset, payloadLength);
             } catch (RuntimeException closedOrForeign) {
                 sourceFailed = true;
             }
