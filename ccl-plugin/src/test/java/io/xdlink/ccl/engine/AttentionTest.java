@@ -34,6 +34,13 @@ class AttentionTest {
         arena.close();
     }
 
+    /** Both ends over {@code wire}: a send end on its side a, a receive end on side b. */
+    private InMemoryConnections connect(InMemoryConnections wire) throws CclException {
+        send = new SendEndpoint(0, wire.a);
+        recv = new RecvEndpoint(0, wire.b);
+        return wire;
+    }
+
     private static long[] words(Attention a) {
         MemorySegment w = MemorySegment.ofAddress(a.address()).reinterpret(Attention.BYTES);
         return new long[] {w.get(JAVA_LONG, 0), w.get(JAVA_LONG, 8), w.get(JAVA_LONG, 16), w.get(JAVA_LONG, 24)};
@@ -41,9 +48,7 @@ class AttentionTest {
 
     @Test
     void aPendingRequestOnAQuietEndIsAnsweredWithoutPollingUntilACompletionArrives() throws CclException {
-        InMemoryConnections wire = new InMemoryConnections(SEED, 1024).notifying();
-        send = new SendEndpoint(0, wire.a);
-        recv = new RecvEndpoint(0, wire.b);
+        InMemoryConnections wire = connect(new InMemoryConnections(SEED, 1024).notifying());
         MemorySegment dst = arena.allocate(64, 64);
         MemorySegment src = InMemoryConnections.filled(arena, 8, SEED);
         RegisteredMemory dstMem = wire.register(dst);
@@ -90,9 +95,7 @@ class AttentionTest {
 
     @Test
     void aRequestFinishedWhileAnotherCallPolledIsReportedDoneAtOnce() throws CclException {
-        InMemoryConnections wire = new InMemoryConnections(SEED, 1024).notifying();
-        send = new SendEndpoint(0, wire.a);
-        recv = new RecvEndpoint(0, wire.b);
+        InMemoryConnections wire = connect(new InMemoryConnections(SEED, 1024).notifying());
         MemorySegment dst = arena.allocate(64, 64);
         MemorySegment src = InMemoryConnections.filled(arena, 16, SEED);
         RegisteredMemory dstMem = wire.register(dst);
@@ -132,9 +135,7 @@ class AttentionTest {
 
     @Test
     void closingAnEndFinishesWhatIsInFlightAndLeavesItsWordsNeverQuiet() throws CclException {
-        InMemoryConnections wire = new InMemoryConnections(SEED, 1024).notifying();
-        send = new SendEndpoint(0, wire.a);
-        recv = new RecvEndpoint(0, wire.b);
+        InMemoryConnections wire = connect(new InMemoryConnections(SEED, 1024).notifying());
         MemorySegment dst = arena.allocate(64, 64);
         RegisteredMemory dstMem = wire.register(dst);
         RecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {7}, new RegisteredMemory[] {dstMem});
@@ -151,9 +152,7 @@ class AttentionTest {
 
     @Test
     void aSendEndWithNoAdvertisementStaysStarvedUntilOneArrivesAndAfterItsLastBufferIsUsed() throws CclException {
-        InMemoryConnections wire = new InMemoryConnections(SEED, 1024).notifying();
-        send = new SendEndpoint(0, wire.a);
-        recv = new RecvEndpoint(0, wire.b);
+        InMemoryConnections wire = connect(new InMemoryConnections(SEED, 1024).notifying());
         MemorySegment dst = arena.allocate(64, 64);
         MemorySegment src = InMemoryConnections.filled(arena, 8, SEED);
         RegisteredMemory dstMem = wire.register(dst);
