@@ -175,7 +175,17 @@ class HostFabricTest {
         assertThatThrownBy(() -> rails[0].offer(MemorySegment.ofArray(new byte[1]))).isInstanceOf(RailClosedException.class);
 
         release.countDown();
-        await("B to notice and fail its rail too", () -> !rails[1].isOpen());
+        // B learns it one of two ways, whichever comes first: its own keepalive finds A gone, or (when B's session
+        // is back within its keepalive timeout, so B never counts A as lost) the rail A closed reads as ended. An
+        // engine polls its rails all the time; here the test polls for it.
+        await("B to notice and fail its rail too", () -> {
+            try {
+                rails[1].poll(f -> { }, 16);
+            } catch (RailClosedException e) {
+                return true;
+            }
+            return !rails[1].isOpen();
+        });
         RailTransport[] again = openBoth(a, b, "0-1", 0);
         roundTrip(again[1], again[0], (byte) 7);
         assertThat(a.recentEvents()).anySatisfy(e -> assertThat(e).contains("lost"));
