@@ -31,7 +31,8 @@ final class SideBySide {
     private final Options options;
     final String loadBefore;
     String loadAfter;
-    private long sink;
+    /** Where the operations' results end up, so the JIT cannot drop the work that made them. */
+    private static volatile long sink;
 
     private SideBySide(List<Way> ways, Options options) {
         this.ways = ways;
@@ -45,6 +46,7 @@ final class SideBySide {
     static SideBySide run(List<Way> ways, Options options) throws Exception {
         SideBySide s = new SideBySide(ways, options);
         long[] scratch = new long[options.ops()];
+        long results = 0;
         int n = ways.size();
         for (int r = -options.warmups(); r < options.rounds(); r++) {
             for (int k = 0; k < n; k++) {
@@ -55,7 +57,7 @@ final class SideBySide {
                 long cpu0 = OS.getProcessCpuTime();
                 for (int i = 0; i < options.ops(); i++) {
                     long t0 = System.nanoTime();
-                    s.sink += op.run();
+                    results += op.run();
                     into[at + i] = System.nanoTime() - t0;
                 }
                 if (r >= 0) {
@@ -64,6 +66,7 @@ final class SideBySide {
             }
         }
         s.loadAfter = Quantiles.loadAverage();
+        sink = results;
         return s;
     }
 
@@ -107,10 +110,6 @@ final class SideBySide {
         return ways.get(w).name();
     }
 
-    Options options() {
-        return options;
-    }
-
     /** The per-round values of {@code f}, sorted, for quartiles. */
     double[] perRound(java.util.function.IntToDoubleFunction f) {
         double[] v = new double[options.rounds()];
@@ -123,9 +122,8 @@ final class SideBySide {
 
     String header(String what) {
         return String.format(Locale.ROOT, "%s: %d rounds (after %d warm-up rounds) of %d operations per way, ways "
-                + "rotating; load average %s before, %s after (%d processors)%s", what, options.rounds(),
-                options.warmups(), options.ops(), loadBefore, loadAfter, Runtime.getRuntime().availableProcessors(),
-                sink == 42 ? " " : "");
+                + "rotating; load average %s before, %s after (%d processors)", what, options.rounds(),
+                options.warmups(), options.ops(), loadBefore, loadAfter, Runtime.getRuntime().availableProcessors());
     }
 
     /** {@code --rounds}, {@code --ops} per way per round, {@code --warmup-rounds}; anything else is an error naming it. */

@@ -71,6 +71,23 @@ class PluginPendingRequestTest {
             return Linker.nativeLinker().downcallHandle(table.getAtIndex(ADDRESS, index), fd);
         }
 
+        /**
+         * 1000 isends on a send comm with no receive buffer to go to: none may post, and at most the first may reach
+         * Java (the shim answers the rest itself).
+         */
+        private static void starvedIsends(MethodHandle isend, MemorySegment send, MemorySegment out,
+                                          MemorySegment outMh, MemorySegment request, String when) throws Throwable {
+            long before = NativeBridge.isendUpcalls();
+            boolean anyPosted = false;
+            for (int i = 0; i < 1000; i++) {
+                ok((int) isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, request), "isend");
+                anyPosted |= request.get(ADDRESS, 0).address() != 0;
+            }
+            long upcalls = NativeBridge.isendUpcalls() - before;
+            check(!anyPosted && upcalls <= 1, "1000 isends " + when + " reached Java " + upcalls
+                    + " times (at most 1 allowed)");
+        }
+
         private static void ok(int rc, String what) {
             if (rc != 0) {
                 throw new IllegalStateException(what + " returned ncclResult " + rc);
@@ -138,15 +155,7 @@ class PluginPendingRequestTest {
             // No receive is posted yet: every isend must be told to retry, and after the first look the shim
             // says so by itself, since nothing can arrive on the send comm before the receive is advertised.
             MemorySegment sendRequest = arena.allocate(ADDRESS);
-            long beforeStarved = NativeBridge.isendUpcalls();
-            boolean anyPosted = false;
-            for (int i = 0; i < 1000; i++) {
-                ok((int) isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, sendRequest), "isend");
-                anyPosted |= sendRequest.get(ADDRESS, 0).address() != 0;
-            }
-            long starvedUpcalls = NativeBridge.isendUpcalls() - beforeStarved;
-            check(!anyPosted && starvedUpcalls <= 1, "1000 isends before any receive was posted reached Java "
-                    + starvedUpcalls + " times (at most 1 allowed)");
+            starvedIsends(isend, send, out, outMh, sendRequest, "before any receive was posted");
             // A memory handle that is not one is never vouched for: Java reports it even while the comm is starved.
             int badHandle = (int) isend.invokeExact(send, out, 8L, 0, MemorySegment.ofAddress(0x7FFF_0000_0000_0011L),
                     MemorySegment.NULL, sendRequest);
@@ -203,15 +212,7 @@ class PluginPendingRequestTest {
 
             // The only advertised buffer is used: sends are told to retry again, by the shim after one look.
             MemorySegment retry = arena.allocate(ADDRESS);
-            long beforeUsedUp = NativeBridge.isendUpcalls();
-            boolean anyRetryPosted = false;
-            for (int i = 0; i < 1000; i++) {
-                ok((int) isend.invokeExact(send, out, 8L, 0, outMh, MemorySegment.NULL, retry), "isend");
-                anyRetryPosted |= retry.get(ADDRESS, 0).address() != 0;
-            }
-            long usedUpUpcalls = NativeBridge.isendUpcalls() - beforeUsedUp;
-            check(!anyRetryPosted && usedUpUpcalls <= 1, "1000 isends after the advertised buffer was used reached "
-                    + "Java " + usedUpUpcalls + " times (at most 1 allowed)");
+            starvedIsends(isend, send, out, outMh, retry, "after the advertised buffer was used");
 
             long beforeStale = NativeBridge.testUpcalls();
             int stale = (int) test.invokeExact(request, done, got);
