@@ -6,7 +6,8 @@ import java.util.List;
  * Bandwidth over 127.0.0.1 in one run ({@link SideBySide}), one mebibyte per operation: a plain socket blast with
  * blocking writes, the same with non-blocking sockets waiting as xdlink waits, the bare TCP rail's 4096-byte frames,
  * and xdlink WRITEs over one TCP rail, using {@link TcpBandwidthBench}'s states so the code measured is the JMH
- * benchmark's. The target's ratio is taken per round: xdlink's MiB/s over the quicker plain blast of the same round.
+ * benchmark's. The target's ratio is taken per round: xdlink's MiB/s over the plain (blocking) blast of the same round,
+ * and again over the quicker of both blasts in that round.
  * Arguments: {@code --rounds N} (default 30), {@code --ops N} mebibytes per way per round (default 256),
  * {@code --warmup-rounds N} (default 3).
  */
@@ -64,12 +65,18 @@ public final class TcpBandwidth {
         }
         for (int w = 2; w < s.ways(); w++) {
             int way = w;
-            // Against the quicker plain blast of each round: a plain program could be written either way.
-            double[] ratio = s.perRound(r -> Math.min(s.roundTotal(0, r), s.roundTotal(1, r)) / s.roundTotal(way, r));
-            double median = Quantiles.quantile(ratio, 0.5);
-            TcpLatency.line("  %s over the quicker plain blast, per round: median %.1f%%, quartiles %.1f%% .. %.1f%% "
-                    + "(target >= %.0f%%): %s", s.name(w), median * 100, Quantiles.quantile(ratio, 0.25) * 100,
-                    Quantiles.quantile(ratio, 0.75) * 100, TARGET * 100, median >= TARGET ? "MET" : "MISSED");
+            // The target names a plain socket blast: the blocking one, as a plain program is written.
+            ratioLine(s, way, "the plain blast", r -> s.roundTotal(0, r));
+            // Stricter, against the quicker blast of each round: the polled one spins on its socket as xdlink does.
+            ratioLine(s, way, "the quicker of both blasts", r -> Math.min(s.roundTotal(0, r), s.roundTotal(1, r)));
         }
+    }
+
+    private static void ratioLine(SideBySide s, int way, String against, java.util.function.IntToDoubleFunction base) {
+        double[] ratio = s.perRound(r -> base.applyAsDouble(r) / s.roundTotal(way, r));
+        double median = Quantiles.quantile(ratio, 0.5);
+        TcpLatency.line("  %s over %s, per round: median %.1f%%, quartiles %.1f%% .. %.1f%% (target >= %.0f%%): %s",
+                s.name(way), against, median * 100, Quantiles.quantile(ratio, 0.25) * 100,
+                Quantiles.quantile(ratio, 0.75) * 100, TARGET * 100, median >= TARGET ? "MET" : "MISSED");
     }
 }

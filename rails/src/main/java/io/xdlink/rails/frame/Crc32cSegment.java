@@ -4,11 +4,15 @@ import java.lang.foreign.MemorySegment;
 import java.util.zip.CRC32C;
 
 /**
- * CRC-32C over a range of a {@link MemorySegment}, through the JDK's intrinsic. The byte-buffer view it makes is
- * short-lived and, once compiled, not allocated at all; one instance per thread.
+ * CRC-32C over a range of a {@link MemorySegment}, through the JDK's intrinsic: a byte array's bytes as they are, a
+ * short range of other memory (a header) copied into an array first, a long one through a byte-buffer view. One
+ * instance per thread.
  */
 final class Crc32cSegment {
     private final CRC32C crc = new CRC32C();
+
+    /** Ranges up to this long (any frame header) go through a copy into {@link #chunk} rather than a view. */
+    static final int SMALL = 256;
 
     private byte[] chunk;
     /**
@@ -41,6 +45,17 @@ final class Crc32cSegment {
             // as a slice would have checked them.
             java.util.Objects.checkFromIndexSize(offset, length, segment.byteSize());
             crc.update(array, (int) (segment.address() + offset), (int) length);
+            return;
+        }
+        if (length <= SMALL) {
+            // A header: copied into an array, its CRC costs less than the byte-buffer view a native segment would
+            // need, which the compiler does not remove and which cost more than everything else a received frame
+            // costs the engine.
+            if (chunk == null) {
+                chunk = new byte[FrameLayout.MAX_FRAME_BYTES];
+            }
+            MemorySegment.copy(segment, java.lang.foreign.ValueLayout.JAVA_BYTE, offset, chunk, 0, (int) length);
+            crc.update(chunk, 0, (int) length);
             return;
         }
         try {

@@ -248,7 +248,7 @@ public final class ControlConnection implements IoLoop.Handler {
             return;
         }
         long now = loop.nanoTime();
-        if (keepalive.expired(now)) {
+        if (keepalive.dead(now)) {
             fail(new SocketTimeoutException(name + ": peer silent for "
                     + TimeUnit.NANOSECONDS.toMillis(keepalive.silentFor(now)) + " ms (keepalive timeout "
                     + TimeUnit.NANOSECONDS.toMillis(keepalive.timeoutNanos()) + " ms)"));

@@ -51,4 +51,31 @@ class KeepaliveTest {
         assertThat(now).isEqualTo(100 * MS);
         assertThat(beats).isEqualTo(9);
     }
+
+    @Test
+    void aLoopThatWasItselfStalledReadsTheSocketBeforeItBlamesThePeer() {
+        Keepalive k = new Keepalive(10 * MS, 100 * MS, 0);
+        k.heard(5 * MS);
+        // The loop wakes at 400 ms from a stall of its own: the timeout is long gone, but only suspected.
+        assertThat(k.dead(400 * MS)).isFalse();
+        assertThat(k.untilNextCheck(400 * MS)).as("check again as soon as the socket was read").isZero();
+        // The read finds the heartbeat the peer sent meanwhile: alive, and the suspicion is over.
+        k.heard(400 * MS);
+        assertThat(k.dead(400 * MS)).isFalse();
+        assertThat(k.dead(499 * MS)).isFalse();
+        // Real silence is still found: once suspected at the timeout, dead at the next check with nothing heard.
+        assertThat(k.dead(500 * MS)).isFalse();
+        assertThat(k.dead(500 * MS + 100_000)).isTrue();
+    }
+
+    @Test
+    void aSuspicionEndsWhenTheTimeoutNoLongerHolds() {
+        Keepalive k = new Keepalive(10 * MS, 100 * MS, 0);
+        assertThat(k.dead(100 * MS)).isFalse();
+        k.heard(101 * MS);
+        assertThat(k.dead(150 * MS)).isFalse();
+        // A new silence starts a new suspicion instead of inheriting the old one.
+        assertThat(k.dead(201 * MS)).isFalse();
+        assertThat(k.dead(202 * MS)).isTrue();
+    }
 }
