@@ -233,9 +233,12 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
             return;
         }
         try {
-            attention.arrived();
-            if (!closed) {
+            if (closed) {
+                attention.arrived();
+            } else {
+                // Drained first, then counted: the end never looks busy for a completion already taken in.
                 progress();
+                attention.arrivedDrained();
             }
         } finally {
             lock.unlock();

@@ -271,9 +271,12 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
             return;
         }
         try {
-            attention.arrived();
-            if (!closed) {
+            if (closed) {
+                attention.arrived();
+            } else {
+                // Drained first, then counted: the end never looks busy for a completion already taken in.
                 progress();
+                attention.arrivedDrained();
             }
         } finally {
             lock.unlock();

@@ -67,6 +67,7 @@ class RecvEndpointTest {
         SendRequest s = p.send(0);
         assertThat(s).isNotNull();
         assertThat(r.finished()).as("finished inside the sender's isend, on its thread").isTrue();
+        assertThat(r.attention().quiet()).as("taken in and counted: the end does not look busy for it").isTrue();
         assertThat(r.failed()).isFalse();
         assertThat(r.size(0)).isEqualTo(8);
         assertThat(p.wire().b.polls).as("the receive end drained its connection from the listener")
