@@ -14,13 +14,13 @@
 
 #include <stdatomic.h>
 
-#define XDL_API_REVISION 3
+#define XDL_API_REVISION 4
 #define XDL_MAX_RECVS 8
 
 /*
  * Java mirrors the state of every request it handed out (io.xdlink.ccl.abi.RequestMirror), so test() can answer
- * "not done" without entering Java while nothing can have changed: a host polls test() in a loop, and an upcall
- * costs far more than these few loads. Entries are indexed like handle ids (generation << 32 | index << 3 | kind)
+ * "not done" without entering Java while nothing can have changed, and "done" with the sizes once the request is
+ * done: a host polls test() in a loop, and an upcall costs far more than these few loads. Entries are indexed like handle ids (generation << 32 | index << 3 | kind)
  * through a directory of pages that are allocated once and never freed; a comm's attention words
  * (io.xdlink.ccl.engine.Attention) are pooled and never freed either, so any id, even a stale or made-up one, reads
  * mapped memory.
@@ -30,18 +30,29 @@
 #define XDL_KIND_REQUEST 6
 #define XDL_REQUEST_PENDING 1
 #define XDL_SEND_COMM 3
+#define XDL_REQUEST_DONE 4
+#define XDL_REQUEST_REPORTED 5
+#define XDL_MIRROR_SIZES 8
 #define XDL_STATUS_PAGE_BITS 12
 #define XDL_STATUS_PAGES (1 << 14)
 
 typedef struct {
     /*
-     * A request: generation << 32 | XDL_REQUEST_PENDING while in flight; a send comm: generation << 32 |
-     * XDL_SEND_COMM while open. Anything else: ask Java.
+     * A request: generation << 32 | XDL_REQUEST_PENDING while in flight, | XDL_REQUEST_DONE once done with its
+     * sizes below (the shim turns it into XDL_REQUEST_REPORTED when it tells the host; Java then forgets the
+     * request at the next call on its comm); a send comm: generation << 32 | XDL_SEND_COMM while open. Anything
+     * else: ask Java.
      */
     _Atomic uint64_t state;
     /* Address of the request's comm's xdl_attention_t. */
     _Atomic uint64_t attention;
+    /* Once DONE: how many sizes the request reports (1 for a send, its buffer count for a receive), and they. */
+    _Atomic int32_t count;
+    _Atomic int32_t sizes[XDL_MIRROR_SIZES];
+    int32_t padding[3];
 } xdl_request_status_t;
+
+_Static_assert(sizeof(xdl_request_status_t) == 64, "RequestMirror.ENTRY_BYTES");
 
 typedef struct {
     _Atomic int64_t arrivals; /* completions the comm's connection produced */
@@ -71,11 +82,8 @@ typedef struct {
     _Atomic uint64_t *request_pages;
 } xdl_java_api_t;
 
-/*
- * The attention words of the handle id of this kind whose mirror entry holds exactly its generation with state, or
- * NULL (ask Java).
- */
-static inline xdl_attention_t *xdl_mirrored(const xdl_java_api_t *api, uint64_t id, uint64_t kind, uint64_t state) {
+/* The mirror entry of the handle id of this kind, or NULL (ask Java). */
+static inline xdl_request_status_t *xdl_entry(const xdl_java_api_t *api, uint64_t id, uint64_t kind) {
     if ((id & 7) != kind) {
         return NULL;
     }
@@ -87,8 +95,16 @@ static inline xdl_attention_t *xdl_mirrored(const xdl_java_api_t *api, uint64_t 
     if (page == 0) {
         return NULL;
     }
-    xdl_request_status_t *s = (xdl_request_status_t *)(uintptr_t)page + (index & ((1u << XDL_STATUS_PAGE_BITS) - 1));
-    if (atomic_load_explicit(&s->state, memory_order_acquire) != ((id & 0xFFFFFFFF00000000ull) | state)) {
+    return (xdl_request_status_t *)(uintptr_t)page + (index & ((1u << XDL_STATUS_PAGE_BITS) - 1));
+}
+
+/*
+ * The attention words of the handle id of this kind whose mirror entry holds exactly its generation with state, or
+ * NULL (ask Java).
+ */
+static inline xdl_attention_t *xdl_mirrored(const xdl_java_api_t *api, uint64_t id, uint64_t kind, uint64_t state) {
+    xdl_request_status_t *s = xdl_entry(api, id, kind);
+    if (s == NULL || atomic_load_explicit(&s->state, memory_order_acquire) != ((id & 0xFFFFFFFF00000000ull) | state)) {
         return NULL;
     }
     return (xdl_attention_t *)(uintptr_t)atomic_load_explicit(&s->attention, memory_order_relaxed);
@@ -101,12 +117,45 @@ static inline int xdl_quiet(xdl_attention_t *a) {
 }
 
 /*
- * True when the request with handle id is surely not done: Java saw it in flight at its comm's last look and the
- * comm has had nothing new since. False means only "ask Java".
+ * test() without Java where the mirror can answer: 0 when the request is surely not done; 1 when it is done, after
+ * claiming the report (DONE -> REPORTED, once) and writing its sizes to sizes (unless NULL); -1 means ask Java
+ * (failed, already reported or released, an id the mirror cannot vouch for, a comm with news since its last look).
+ * The sizes are read before the claim: Java writes them before it publishes DONE and never again while the entry
+ * holds this generation, and a successful claim proves it still did.
  */
-static inline int xdl_surely_pending(const xdl_java_api_t *api, uint64_t id) {
-    xdl_attention_t *a = xdl_mirrored(api, id, XDL_KIND_REQUEST, XDL_REQUEST_PENDING);
-    return a != NULL && xdl_quiet(a);
+static inline int xdl_test_mirrored(const xdl_java_api_t *api, uint64_t id, int32_t *sizes) {
+    xdl_request_status_t *s = xdl_entry(api, id, XDL_KIND_REQUEST);
+    if (s == NULL) {
+        return -1;
+    }
+    uint64_t generation = id & 0xFFFFFFFF00000000ull;
+    uint64_t state = atomic_load_explicit(&s->state, memory_order_acquire);
+    if (state == (generation | XDL_REQUEST_PENDING)) {
+        xdl_attention_t *a = (xdl_attention_t *)(uintptr_t)atomic_load_explicit(&s->attention, memory_order_relaxed);
+        return xdl_quiet(a) ? 0 : -1;
+    }
+    if (state != (generation | XDL_REQUEST_DONE)) {
+        return -1;
+    }
+    int32_t count = atomic_load_explicit(&s->count, memory_order_relaxed);
+    if (count < 1 || count > XDL_MIRROR_SIZES) {
+        return -1;
+    }
+    int32_t copy[XDL_MIRROR_SIZES];
+    for (int32_t i = 0; i < count; i++) {
+        copy[i] = atomic_load_explicit(&s->sizes[i], memory_order_relaxed);
+    }
+    uint64_t expected = state;
+    if (!atomic_compare_exchange_strong_explicit(&s->state, &expected, generation | XDL_REQUEST_REPORTED,
+                                                 memory_order_acq_rel, memory_order_acquire)) {
+        return -1;
+    }
+    if (sizes != NULL) {
+        for (int32_t i = 0; i < count; i++) {
+            sizes[i] = copy[i];
+        }
+    }
+    return 1;
 }
 
 /*

@@ -162,6 +162,16 @@ final class RailsConnection implements Connection {
         return true;
     }
 
+    /**
+     * Completions are pushed by the device's progress thread (or by a thread flushing a failed or closed queue
+     * pair) onto lock-free queues, and posting only hands commands to the progress thread, so the end may drain
+     * right there.
+     */
+    @Override
+    public boolean pollFromListener() {
+        return true;
+    }
+
     @Override
     public boolean wantsPoll() {
         return immediateDeficit > 0;

@@ -22,7 +22,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 public final class NativeBridge {
     /** {@code XDL_API_REVISION} in ccl_bridge.h. */
-    static final int API_REVISION = 3;
+    static final int API_REVISION = 4;
 
     private static final Object LOCK = new Object();
     private static boolean installed;

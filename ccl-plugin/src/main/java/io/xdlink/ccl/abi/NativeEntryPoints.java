@@ -67,14 +67,22 @@ final class NativeEntryPoints {
         return isendCalls;
     }
 
-    /** Hands a new request to native code: a handle id, with its state mirrored for the shim's test(). */
-    private static long request(Request r) {
+    /** A send or receive comm as native code holds it: the comm and the requests it handed out. */
+    private record NativeComm(Comm comm, Outstanding outstanding) {
+    }
+
+    /**
+     * Hands a new request of a comm to native code: a handle id, with its state mirrored for the shim's test(),
+     * remembered by the comm until Java has forgotten it.
+     */
+    private static long request(Request r, NativeComm owner) {
         if (r == null) {
             return 0;
         }
         long id = HANDLES.add(Kind.REQUEST, r);
         if (r instanceof EngineRequest e) {
             REQUESTS.publish(id, e);
+            owner.outstanding().add(id);
         }
         return id;
     }
@@ -135,7 +143,19 @@ final class NativeEntryPoints {
         if (o == null) {
             throw CclException.internal(String.format("comm 0x%x is not a live send or receive comm", id));
         }
-        return (Comm) o;
+        return ((NativeComm) o).comm();
+    }
+
+    private static NativeComm nativeComm(long id, Kind kind, String what) throws CclException {
+        return lookup(id, kind, NativeComm.class, what);
+    }
+
+    private static MemoryHandle memoryHandle(long id, int i) throws CclException {
+        Object o = HANDLES.get(id, Kind.MEMORY);
+        if (o == null) {
+            throw CclException.internal(String.format("memory handle %d 0x%x is not a live memory handle", i, id));
+        }
+        return (MemoryHandle) o;
     }
 
     static long init(int abi, long commId, int trafficClass) {
@@ -205,7 +225,7 @@ final class NativeEntryPoints {
             if (c == null) {
                 return 0;
             }
-            long id = HANDLES.add(Kind.SEND, c);
+            long id = HANDLES.add(Kind.SEND, new NativeComm(c, new Outstanding()));
             if (c instanceof SendEndpoint s) {
                 REQUESTS.publishSendComm(id, s.attention());
             }
@@ -218,7 +238,7 @@ final class NativeEntryPoints {
     static long accept(long listenId) {
         try {
             RecvComm c = net().accept(lookup(listenId, Kind.LISTEN, ListenComm.class, "listen comm"));
-            return c == null ? 0 : HANDLES.add(Kind.RECV, c);
+            return c == null ? 0 : HANDLES.add(Kind.RECV, new NativeComm(c, new Outstanding()));
         } catch (Throwable t) {
             return fail("accept", t);
         }
@@ -251,12 +271,13 @@ final class NativeEntryPoints {
     static long isend(long commId, MemorySegment data, long size, int tag, long mhId) {
         isendCalls++;
         try {
-            SendComm c = lookup(commId, Kind.SEND, SendComm.class, "send comm");
+            NativeComm c = nativeComm(commId, Kind.SEND, "send comm");
             MemoryHandle mh = lookup(mhId, Kind.MEMORY, MemoryHandle.class, "memory handle");
             if (size < 0) {
                 throw CclException.internal("isend of " + size + " bytes");
             }
-            return request(net().isend(c, data.reinterpret(size), tag, mh));
+            c.outstanding().sweep(REQUESTS, HANDLES);
+            return request(net().isend((SendComm) c.comm(), data.reinterpret(size), tag, mh), c);
         } catch (Throwable t) {
             return fail("isend", t);
         }
@@ -265,7 +286,7 @@ final class NativeEntryPoints {
     static long irecv(long commId, int n, MemorySegment data, MemorySegment sizes, MemorySegment tags,
                       MemorySegment mhandles) {
         try {
-            RecvComm c = lookup(commId, Kind.RECV, RecvComm.class, "receive comm");
+            NativeComm c = nativeComm(commId, Kind.RECV, "receive comm");
             if (n < 1 || n > CclNet.MAX_RECVS) {
                 throw CclException.internal("irecv of " + n + " buffers; 1.." + CclNet.MAX_RECVS + " allowed");
             }
@@ -283,10 +304,10 @@ final class NativeEntryPoints {
                 }
                 buffers[i] = ptrs.getAtIndex(ADDRESS, i).reinterpret(size);
                 tagArray[i] = tg.getAtIndex(JAVA_INT, i);
-                handles[i] = lookup(mh.getAtIndex(ADDRESS, i).address(), Kind.MEMORY, MemoryHandle.class,
-                        "memory handle " + i);
+                handles[i] = memoryHandle(mh.getAtIndex(ADDRESS, i).address(), i);
             }
-            return request(net().irecv(c, buffers, tagArray, handles));
+            c.outstanding().sweep(REQUESTS, HANDLES);
+            return request(net().irecv((RecvComm) c.comm(), buffers, tagArray, handles), c);
         } catch (Throwable t) {
             return fail("irecv", t);
         }
@@ -294,7 +315,7 @@ final class NativeEntryPoints {
 
     static long iflush(long commId, int n, MemorySegment data, MemorySegment sizes, MemorySegment mhandles) {
         try {
-            RecvComm c = lookup(commId, Kind.RECV, RecvComm.class, "receive comm");
+            NativeComm c = nativeComm(commId, Kind.RECV, "receive comm");
             if (n < 0 || n > CclNet.MAX_RECVS) {
                 throw CclException.internal("iflush of " + n + " buffers; 0.." + CclNet.MAX_RECVS + " allowed");
             }
@@ -309,10 +330,9 @@ final class NativeEntryPoints {
                     throw CclException.internal("iflush buffer " + i + " has size " + size);
                 }
                 buffers[i] = ptrs.getAtIndex(ADDRESS, i).reinterpret(size);
-                handles[i] = lookup(mh.getAtIndex(ADDRESS, i).address(), Kind.MEMORY, MemoryHandle.class,
-                        "memory handle " + i);
+                handles[i] = memoryHandle(mh.getAtIndex(ADDRESS, i).address(), i);
             }
-            return request(net().iflush(c, buffers, handles));
+            return request(net().iflush((RecvComm) c.comm(), buffers, handles), c);
         } catch (Throwable t) {
             return fail("iflush", t);
         }
@@ -350,10 +370,12 @@ final class NativeEntryPoints {
 
     static long closeSend(long id) {
         try {
-            SendComm c = lookup(id, Kind.SEND, SendComm.class, "send comm");
+            NativeComm c = nativeComm(id, Kind.SEND, "send comm");
             REQUESTS.retire(id);
             HANDLES.remove(id, Kind.SEND);
-            net().closeSend(c);
+            net().closeSend((SendComm) c.comm());
+            // What the shim reported is forgotten now; what it did not, the host's tests still release.
+            c.outstanding().sweep(REQUESTS, HANDLES);
             return 0;
         } catch (Throwable t) {
             return fail("closeSend", t);
@@ -362,9 +384,10 @@ final class NativeEntryPoints {
 
     static long closeRecv(long id) {
         try {
-            RecvComm c = lookup(id, Kind.RECV, RecvComm.class, "receive comm");
+            NativeComm c = nativeComm(id, Kind.RECV, "receive comm");
             HANDLES.remove(id, Kind.RECV);
-            net().closeRecv(c);
+            net().closeRecv((RecvComm) c.comm());
+            c.outstanding().sweep(REQUESTS, HANDLES);
             return 0;
         } catch (Throwable t) {
             return fail("closeRecv", t);

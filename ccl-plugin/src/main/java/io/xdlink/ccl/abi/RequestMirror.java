@@ -6,39 +6,53 @@ import io.xdlink.ccl.engine.EngineRequest;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The state of every request and send comm handed to native code, mirrored in native memory so the shim's
- * {@code test()} can answer "not done", and its {@code isend()} "retry", without an upcall (ccl_bridge.h,
- * {@code xdl_request_status_t}). Entries are indexed like
- * {@link HandleTable} ids: a directory of page addresses, pages of 16-byte entries allocated on first use in the
- * global arena and never freed, so no id a host passes, stale or made up, makes the shim read unmapped memory.
+ * {@code test()} can answer "not done", and "done" with the sizes, and its {@code isend()} "retry", without an
+ * upcall (ccl_bridge.h, {@code xdl_request_status_t}). Entries are indexed like {@link HandleTable} ids: a
+ * directory of page addresses, pages of {@link #ENTRY_BYTES}-byte entries allocated on first use in the global arena
+ * and never freed, so no id a host passes, stale or made up, makes the shim read unmapped memory.
  *
- * <p>An entry holds {@code generation << 32 | state} and the address of the request's end's {@link
- * io.xdlink.ccl.engine.Attention} words. The shim answers by itself only when the first word is exactly the id's
- * generation with {@link #PENDING} and the end is quiet; anything else (done, failed, released, an id of another
- * generation) goes to Java, which has the last word. A send comm's entry holds {@link #SEND_COMM} and its end's
- * attention the same way.
+ * <p>An entry holds {@code generation << 32 | state}, the address of the request's end's {@link
+ * io.xdlink.ccl.engine.Attention} words, and, once the request is {@link #DONE}, how many sizes it reports and the
+ * sizes. The shim answers by itself only when the first word is exactly the id's generation with {@link #PENDING}
+ * and the end is quiet, or with {@link #DONE}, which it turns into {@link #REPORTED} (once: a compare-and-set) before
+ * it hands the sizes over; anything else (failed, reported, released, an id of another generation) goes to Java,
+ * which has the last word. A reported request is forgotten in Java by the next call on its comm ({@link
+ * Outstanding}). A send comm's entry holds {@link #SEND_COMM} and its end's attention the same way.
  */
 final class RequestMirror {
     /** Entry state: in flight when last looked at. */
     static final long PENDING = 1;
-    /** Entry state: done or failed; the next test goes to Java to collect sizes and release the request. */
+    /** Entry state: failed; the next test goes to Java to report the error and release the request. */
     static final long FINISHED = 2;
     /** Entry state of a send comm's handle (XDL_SEND_COMM): its second word is the comm's attention. */
     static final long SEND_COMM = 3;
+    /** Entry state: done, sizes in place; the shim may report it without Java. */
+    static final long DONE = 4;
+    /** Entry state: the shim reported it done; Java releases it at the next call on its comm. */
+    static final long REPORTED = 5;
     static final int PAGE_BITS = 12;
     static final int PAGE_ENTRIES = 1 << PAGE_BITS;
     static final int PAGES = HandleTable.CAPACITY / PAGE_ENTRIES;
-    static final long ENTRY_BYTES = 16;
+    /** state, attention, count (int), sizes (8 ints), padding: one cache line. */
+    static final long ENTRY_BYTES = 64;
+    static final long COUNT = 16;
+    static final long SIZES = 20;
+    static final int MAX_SIZES = 8;
+    private static final long GENERATION = 0xFFFF_FFFF_0000_0000L;
     private static final VarHandle WORD = JAVA_LONG.varHandle();
     private static final VarHandle PAGE = ADDRESS.varHandle();
 
     private final MemorySegment directory = Arena.global().allocate(ADDRESS.byteSize() * PAGES, 64);
-    private final MemorySegment[] pages = new MemorySegment[PAGES];
+    /** The pages, written under the lock and read without it: a page once there stays for good. */
+    private final AtomicReferenceArray<MemorySegment> pages = new AtomicReferenceArray<>(PAGES);
 
     /** The directory's address: {@code PAGES} page addresses, 0 for a page not yet used. */
     long address() {
@@ -47,17 +61,40 @@ final class RequestMirror {
 
     /**
      * Mirrors a request that just got handle {@code id}, before the id reaches native code; from now on the
-     * request's finishing flips the entry to {@link #FINISHED}.
+     * request's finishing flips the entry to {@link #DONE} with its sizes, or to {@link #FINISHED} if it failed.
      */
     void publish(long id, EngineRequest request) {
-        MemorySegment entry = entry(index(id));
-        long generation = id & 0xFFFF_FFFF_0000_0000L;
+        if (request.sizeCount() > MAX_SIZES) {
+            throw new IllegalArgumentException("a request of " + request.sizeCount() + " sizes; the mirror holds "
+                    + MAX_SIZES);
+        }
+        int index = index(id);
+        MemorySegment page = page(index);
+        long at = offset(index);
+        long generation = id & GENERATION;
         long pending = generation | PENDING;
-        long finished = generation | FINISHED;
-        WORD.setRelease(entry, 8L, request.attention().address());
-        WORD.setRelease(entry, 0L, pending);
-        // Only this generation's pending word turns into its finished word: a late call never touches a reuse.
-        request.onFinish(() -> WORD.compareAndSet(entry, 0L, pending, finished));
+        WORD.setRelease(page, at + 8, request.attention().address());
+        WORD.setRelease(page, at, pending);
+        request.reportableAt(page, at, generation | REPORTED);
+        // Only this generation's pending word changes: a late call never touches a reuse of the entry.
+        request.onFinish(() -> finish(page, at, pending, generation, request));
+    }
+
+    private static void finish(MemorySegment page, long at, long pending, long generation, EngineRequest request) {
+        if ((long) WORD.getAcquire(page, at) != pending) {
+            return;
+        }
+        if (request.failed()) {
+            WORD.compareAndSet(page, at, pending, generation | FINISHED);
+            return;
+        }
+        int count = request.sizeCount();
+        page.set(JAVA_INT, at + COUNT, count);
+        for (int i = 0; i < count; i++) {
+            page.set(JAVA_INT, at + SIZES + 4L * i, (int) Math.min(Integer.MAX_VALUE, request.size(i)));
+        }
+        // The sizes are in place before the shim can see DONE (a release write).
+        WORD.compareAndSet(page, at, pending, generation | DONE);
     }
 
     /**
@@ -66,40 +103,62 @@ final class RequestMirror {
      * would be told to retry. {@link #retire} it before the comm closes.
      */
     void publishSendComm(long id, Attention attention) {
-        MemorySegment entry = entry(index(id));
-        WORD.setRelease(entry, 8L, attention.address());
-        WORD.setRelease(entry, 0L, (id & 0xFFFF_FFFF_0000_0000L) | SEND_COMM);
+        int index = index(id);
+        MemorySegment page = page(index);
+        long at = offset(index);
+        WORD.setRelease(page, at + 8, attention.address());
+        WORD.setRelease(page, at, (id & GENERATION) | SEND_COMM);
     }
 
     /** Forgets the request or send comm of handle {@code id}, which Java has released. */
     void retire(long id) {
-        MemorySegment entry = entry(index(id));
-        long word = (long) WORD.getAcquire(entry, 0L);
-        if ((word & 0xFFFF_FFFF_0000_0000L) == (id & 0xFFFF_FFFF_0000_0000L)) {
-            WORD.compareAndSet(entry, 0L, word, 0L);
+        int index = index(id);
+        MemorySegment page = page(index);
+        long at = offset(index);
+        long word = (long) WORD.getAcquire(page, at);
+        if ((word & GENERATION) == (id & GENERATION)) {
+            WORD.compareAndSet(page, at, word, 0L);
         }
     }
 
-    /** The entry's first word, for tests. */
+    /** The entry's first word. */
     long state(long id) {
-        return (long) WORD.getAcquire(entry(index(id)), 0L);
+        int index = index(id);
+        return (long) WORD.getAcquire(page(index), offset(index));
+    }
+
+    /** True when the shim reported the request of handle {@code id} done by itself. */
+    boolean reported(long id) {
+        return state(id) == ((id & GENERATION) | REPORTED);
+    }
+
+    /** True when the entry no longer holds handle {@code id} (released, or reused by another generation). */
+    boolean gone(long id) {
+        return (state(id) & GENERATION) != (id & GENERATION);
     }
 
     private static int index(long id) {
         return (int) ((id >>> 3) & 0x1FFF_FFFFL);
     }
 
-    private MemorySegment entry(int index) {
+    private static long offset(int index) {
+        return (index & (PAGE_ENTRIES - 1)) * ENTRY_BYTES;
+    }
+
+    private MemorySegment page(int index) {
         int p = index >>> PAGE_BITS;
-        MemorySegment page;
+        MemorySegment page = pages.get(p);
+        if (page != null) {
+            return page;
+        }
         synchronized (pages) {
-            page = pages[p];
+            page = pages.get(p);
             if (page == null) {
                 page = Arena.global().allocate(ENTRY_BYTES * PAGE_ENTRIES, 64);
-                pages[p] = page;
+                pages.set(p, page);
                 PAGE.setRelease(directory, (long) p * ADDRESS.byteSize(), page);
             }
         }
-        return page.asSlice((index & (PAGE_ENTRIES - 1)) * ENTRY_BYTES, ENTRY_BYTES);
+        return page;
     }
 }

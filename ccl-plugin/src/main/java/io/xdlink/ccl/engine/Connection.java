@@ -57,6 +57,17 @@ public interface Connection extends AutoCloseable {
         return false;
     }
 
+    /**
+     * True when the owner may {@link #poll} from inside the {@link #onCompletion} listener, on the thread that
+     * produced the completion, whenever that thread does not already hold the owner's lock: the connection is then
+     * not in the middle of anything its owner's calls could disturb. The owner then finishes requests right where
+     * they complete (a device's progress thread), so a host that tests them learns it without driving the end
+     * itself.
+     */
+    default boolean pollFromListener() {
+        return false;
+    }
+
     /** True while the connection has work of its own that only {@link #poll} moves on (a post it must retry). */
     default boolean wantsPoll() {
         return false;

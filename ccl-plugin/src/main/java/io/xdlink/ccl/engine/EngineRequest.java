@@ -3,14 +3,26 @@ package io.xdlink.ccl.engine;
 import io.xdlink.ccl.CclException;
 import io.xdlink.ccl.Request;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 /**
  * A request of one connection end; testing it drives that end's progress, unless the end is quiet
  * ({@link Attention}) and the request was not finished at the end's last look, which a host polling in a loop
- * mostly meets: then the answer is "not done" without the end's lock.
+ * mostly meets: then the answer is "not done" without the end's lock. A native mirror that reports the request done
+ * to its host by itself says so through {@link #reportableAt}; the request then counts as tested and released.
  */
 public abstract sealed class EngineRequest implements Request permits SendRequest, RecvRequest {
+    private static final VarHandle WORD = JAVA_LONG.varHandle();
     private volatile boolean finished;
     private volatile Runnable onFinish;
+    /** Where a native mirror says it reported this request done by itself, and the word that says so. */
+    private volatile MemorySegment reportWord;
+    private long reportOffset;
+    private long reportedValue;
+    private volatile boolean reported;
 
     /**
      * True once done, with the bytes moved in {@code sizes} (may be null); a done request is released and a
@@ -20,6 +32,12 @@ public abstract sealed class EngineRequest implements Request permits SendReques
 
     /** How many sizes a done test reports: 1 for a send, the buffer count for a receive. */
     public abstract int sizeCount();
+
+    /** Bytes buffer {@code i} moved; meaningful once finished without {@link #failed()}. */
+    public abstract long size(int i);
+
+    /** True when the request finished with an error; read under its end's lock, as by an {@link #onFinish} listener. */
+    public abstract boolean failed();
 
     /** The attention of the end this request belongs to. */
     public abstract Attention attention();
@@ -44,6 +62,34 @@ public abstract sealed class EngineRequest implements Request permits SendReques
         if (finished) {
             listener.run();
         }
+    }
+
+    /**
+     * Says that a native mirror may report this request done to its host without {@link #test}: once the 64-bit
+     * word at {@code offset} of {@code segment} reads {@code reportedValue}, the request counts as tested and
+     * released, so its end may reuse what it held (a receive slot) without a test reaching Java.
+     */
+    public final void reportableAt(MemorySegment segment, long offset, long reportedValue) {
+        this.reportOffset = offset;
+        this.reportedValue = reportedValue;
+        this.reportWord = segment;
+    }
+
+    /**
+     * Records for good that the native mirror reported this request done, before the mirror's word is reused:
+     * the request stays released after that.
+     */
+    public final void markReported() {
+        reported = true;
+    }
+
+    /** True once a native mirror reported this request done by itself ({@link #reportableAt}). */
+    final boolean reportedElsewhere() {
+        if (reported) {
+            return true;
+        }
+        MemorySegment word = reportWord;
+        return word != null && (long) WORD.getAcquire(word, reportOffset) == reportedValue;
     }
 
     /** Marks the request finished; its end calls this under its lock, before it settles its attention. */

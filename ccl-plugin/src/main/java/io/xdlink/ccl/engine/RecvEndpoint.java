@@ -8,6 +8,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The receiving end of a connection. A grouped receive takes one of {@link Advertisement#SLOTS} slots, is
@@ -16,13 +17,18 @@ import java.util.List;
  * write can never land in a newer receive (the immediate's sequence bits are checked as well).
  *
  * <p>Every public method takes this end's lock; progress happens inside the calls, like a host's proxy thread
- * polling its completion queue.
+ * polling its completion queue, and, on a connection that allows it ({@link Connection#pollFromListener}), also
+ * where a completion is produced, so a receive is finished before its host tests it. A request a native mirror
+ * reported done by itself ({@link EngineRequest#reportableAt}) counts as released.
  */
 public final class RecvEndpoint implements RecvComm, Connection.CompletionHandler {
     private static final int POLL_BATCH = 64;
 
     private final int device;
     private final Connection connection;
+    /** This end's lock; a producing thread only tries it, so it never waits on a host's call. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final boolean drainOnArrival;
     final Attention attention;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment[] advertBuffers = new MemorySegment[Advertisement.SLOTS];
@@ -35,12 +41,19 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
     public RecvEndpoint(int device, Connection connection) {
         this.device = device;
         this.connection = connection;
-        this.attention = new Attention(connection.onCompletion(this::arrived));
+        this.drainOnArrival = connection.pollFromListener();
         MemorySegment block = arena.allocate((long) Advertisement.MAX_BYTES * advertBuffers.length, 64);
         for (int i = 0; i < advertBuffers.length; i++) {
             advertBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
         }
         this.advertMemory = connection.register(block);
+        // Held until the end is whole: a completion produced meanwhile (a flush) must not drain a half-built end.
+        lock.lock();
+        try {
+            this.attention = new Attention(connection.onCompletion(this::arrived));
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -58,7 +71,16 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
     }
 
     /** Posts a grouped receive; null when every slot is busy or the connection cannot take the advertisement now. */
-    public synchronized RecvRequest irecv(MemorySegment[] buffers, int[] tags, RegisteredMemory[] memory)
+    public RecvRequest irecv(MemorySegment[] buffers, int[] tags, RegisteredMemory[] memory) throws CclException {
+        lock.lock();
+        try {
+            return irecvLocked(buffers, tags, memory);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private RecvRequest irecvLocked(MemorySegment[] buffers, int[] tags, RegisteredMemory[] memory)
             throws CclException {
         usable();
         if (buffers.length < 1 || buffers.length > Advertisement.MAX_ENTRIES || tags.length != buffers.length
@@ -93,8 +115,17 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         return request;
     }
 
-    synchronized boolean test(RecvRequest request, long[] sizes) throws CclException {
-        if (request.released) {
+    boolean test(RecvRequest request, long[] sizes) throws CclException {
+        lock.lock();
+        try {
+            return testLocked(request, sizes);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean testLocked(RecvRequest request, long[] sizes) throws CclException {
+        if (request.released || request.reportedElsewhere()) {
             throw CclException.internal("receive request tested again after it was reported done");
         }
         if (!closed) {
@@ -115,7 +146,16 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
     }
 
     /** Closes the connection; receives still in flight fail. */
-    public synchronized void close() {
+    public void close() {
+        lock.lock();
+        try {
+            closeLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void closeLocked() {
         if (closed) {
             return;
         }
@@ -156,7 +196,7 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
             if (r == null) {
                 return i;
             }
-            if (r.released && !r.advertised) {
+            if (!r.advertised && (r.released || r.reportedElsewhere())) {
                 slots[i] = null;
                 return i;
             }
@@ -173,8 +213,27 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         }
     }
 
+    /**
+     * A completion became pollable: counted, and drained at once when the connection allows it and no call of
+     * this end runs (the thread that produced it may be inside one of them, e.g. a post that flushed).
+     */
     private void arrived() {
-        attention.arrived();
+        if (attention == null) {
+            // A flush during construction: the new end's attention starts out not quiet, so nothing is missed.
+            return;
+        }
+        if (!drainOnArrival || lock.isHeldByCurrentThread() || !lock.tryLock()) {
+            attention.arrived();
+            return;
+        }
+        try {
+            attention.arrived();
+            if (!closed) {
+                progress();
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void progress() {
@@ -203,7 +262,7 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         }
         RecvRequest r = slots[slot];
         r.advertised = false;
-        if (r.released) {
+        if (r.released || r.reportedElsewhere()) {
             slots[slot] = null;
         }
     }

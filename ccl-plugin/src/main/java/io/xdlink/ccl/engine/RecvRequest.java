@@ -39,6 +39,16 @@ public final class RecvRequest extends EngineRequest {
     }
 
     @Override
+    public long size(int i) {
+        return received[i];
+    }
+
+    @Override
+    public boolean failed() {
+        return error != null;
+    }
+
+    @Override
     public int sizeCount() {
         return capacity.length;
     }

@@ -9,19 +9,25 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The sending end of a connection. Advertisements arrive in posting order into buffers posted for them; a send
  * matches, by tag, a not yet used buffer of the oldest advertisement (tags route only within the first posted
  * grouped receive, as the host expects) and writes straight into it. No matching buffer yet means "retry".
  *
- * <p>Every public method takes this end's lock; progress happens inside the calls.
+ * <p>Every public method takes this end's lock; progress happens inside the calls and, on a connection that allows
+ * it ({@link Connection#pollFromListener}), also where a completion is produced, so a send is finished and an
+ * advertisement taken in before the host calls again.
  */
 public final class SendEndpoint implements SendComm, Connection.CompletionHandler {
     private static final int POLL_BATCH = 64;
 
     private final int device;
     private final Connection connection;
+    /** This end's lock; a producing thread only tries it, so it never waits on a host's call. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final boolean drainOnArrival;
     final Attention attention;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment[] receiveBuffers = new MemorySegment[Advertisement.SLOTS];
@@ -52,19 +58,26 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
     public SendEndpoint(int device, Connection connection) throws CclException {
         this.device = device;
         this.connection = connection;
-        this.attention = new Attention(connection.onCompletion(this::arrived));
+        this.drainOnArrival = connection.pollFromListener();
         MemorySegment block = arena.allocate((long) Advertisement.MAX_BYTES * receiveBuffers.length, 64);
         this.receiveMemory = connection.register(block);
-        for (int i = 0; i < receiveBuffers.length; i++) {
-            receiveBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
-            if (!connection.postReceive(i, receiveMemory, receiveBuffers[i])) {
-                connection.onCompletion(null);
-                attention.release();
-                receiveMemory.close();
-                arena.close();
-                throw new CclException(CclResult.SYSTEM_ERROR, "the connection refused receive buffer " + i
-                        + " of " + receiveBuffers.length + " for advertisements");
+        // Held while the buffers are posted: an advertisement may arrive after the first, and its drain must wait.
+        lock.lock();
+        try {
+            this.attention = new Attention(connection.onCompletion(this::arrived));
+            for (int i = 0; i < receiveBuffers.length; i++) {
+                receiveBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
+                if (!connection.postReceive(i, receiveMemory, receiveBuffers[i])) {
+                    connection.onCompletion(null);
+                    attention.release();
+                    receiveMemory.close();
+                    arena.close();
+                    throw new CclException(CclResult.SYSTEM_ERROR, "the connection refused receive buffer " + i
+                            + " of " + receiveBuffers.length + " for advertisements");
+                }
             }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -96,7 +109,16 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
     }
 
     /** Starts a send; null when the peer has not advertised a matching buffer yet. */
-    public synchronized SendRequest isend(MemorySegment data, int tag, RegisteredMemory memory) throws CclException {
+    public SendRequest isend(MemorySegment data, int tag, RegisteredMemory memory) throws CclException {
+        lock.lock();
+        try {
+            return isendLocked(data, tag, memory);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private SendRequest isendLocked(MemorySegment data, int tag, RegisteredMemory memory) throws CclException {
         usable();
         Bounds.offsetIn(data, memory, "send buffer");
         if (data.byteSize() > Immediate.MAX_MESSAGE_BYTES) {
@@ -167,8 +189,17 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         }
     }
 
-    synchronized boolean test(SendRequest request, long[] sizes) throws CclException {
-        if (request.released) {
+    boolean test(SendRequest request, long[] sizes) throws CclException {
+        lock.lock();
+        try {
+            return testLocked(request, sizes);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean testLocked(SendRequest request, long[] sizes) throws CclException {
+        if (request.released || request.reportedElsewhere()) {
             throw CclException.internal("send request tested again after it was reported done");
         }
         if (!closed) {
@@ -189,7 +220,16 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
     }
 
     /** Closes the connection; sends still in flight fail. */
-    public synchronized void close() {
+    public void close() {
+        lock.lock();
+        try {
+            closeLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void closeLocked() {
         if (closed) {
             return;
         }
@@ -211,8 +251,27 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         }
     }
 
+    /**
+     * A completion became pollable: counted, and drained at once when the connection allows it and no call of
+     * this end runs (the thread that produced it may be inside one of them, e.g. a post that flushed).
+     */
     private void arrived() {
-        attention.arrived();
+        if (attention == null) {
+            // A flush during construction: the new end's attention starts out not quiet, so nothing is missed.
+            return;
+        }
+        if (!drainOnArrival || lock.isHeldByCurrentThread() || !lock.tryLock()) {
+            attention.arrived();
+            return;
+        }
+        try {
+            attention.arrived();
+            if (!closed) {
+                progress();
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void progress() {

@@ -62,6 +62,16 @@ public final class SendRequest extends EngineRequest {
     }
 
     @Override
+    public long size(int i) {
+        return i == 0 ? data.byteSize() : 0;
+    }
+
+    @Override
+    public boolean failed() {
+        return error != null;
+    }
+
+    @Override
     public int sizeCount() {
         return 1;
     }

@@ -18,6 +18,7 @@ public final class InMemoryConnections {
     public final End a;
     public final End b;
     private boolean notifying;
+    private boolean draining;
 
     public InMemoryConnections(long seed, int queueDepth) {
         this(new SplittableRandom(seed), new java.util.concurrent.ConcurrentHashMap<>(), queueDepth);
@@ -43,6 +44,16 @@ public final class InMemoryConnections {
      */
     public InMemoryConnections notifying() {
         notifying = true;
+        return this;
+    }
+
+    /**
+     * Makes both ends notifying and lets their owners drain from the listener ({@link Connection#pollFromListener}):
+     * a completion is then taken in on the thread that produced it, inside the peer's post.
+     */
+    public InMemoryConnections draining() {
+        notifying = true;
+        draining = true;
         return this;
     }
 
@@ -176,6 +187,11 @@ public final class InMemoryConnections {
             if (listener != null) {
                 listener.run();
             }
+        }
+
+        @Override
+        public boolean pollFromListener() {
+            return draining;
         }
 
         @Override

@@ -1,0 +1,117 @@
+package io.xdlink.ccl.engine;
+
+import io.xdlink.ccl.CclException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Where a receive is finished and when its slot is free again: on a connection that lets its owner drain from the
+ * completion listener, the write that lands finishes the receive on the producing thread, before anyone tests it;
+ * a receive a native mirror reported done gives its slot back without a test.
+ */
+class RecvEndpointTest {
+    private static final long SEED = Long.getLong("xdlink.test.seed", 0x5EED_2ECL);
+
+    private final Arena arena = Arena.ofShared();
+    private final List<AutoCloseable> ends = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable e : ends) {
+            e.close();
+        }
+        arena.close();
+    }
+
+    private record Pair(InMemoryConnections wire, SendEndpoint send, RecvEndpoint recv, MemorySegment src,
+                        MemorySegment dst, RegisteredMemory srcMem, RegisteredMemory dstMem) {
+        RecvRequest receive(int i) throws CclException {
+            return recv.irecv(new MemorySegment[] {dst.asSlice(8L * i, 8)}, new int[] {7},
+                    new RegisteredMemory[] {dstMem});
+        }
+
+        SendRequest send(int i) throws CclException {
+            return send.isend(src.asSlice(8L * i, 8), 7, srcMem);
+        }
+    }
+
+    private Pair pair(InMemoryConnections wire) throws CclException {
+        SendEndpoint send = new SendEndpoint(0, wire.a);
+        RecvEndpoint recv = new RecvEndpoint(0, wire.b);
+        ends.add(send::close);
+        ends.add(recv::close);
+        MemorySegment src = InMemoryConnections.filled(arena, 8 * 64, SEED);
+        MemorySegment dst = arena.allocate(8 * 64, 64);
+        return new Pair(wire, send, recv, src, dst, wire.register(src), wire.register(dst));
+    }
+
+    @Test
+    void aDrainingConnectionFinishesTheReceiveWhereItsWriteLandsBeforeAnyTest() throws CclException {
+        Pair p = pair(new InMemoryConnections(SEED, 64).draining());
+        RecvRequest r = p.receive(0);
+        assertThat(r).isNotNull();
+        int polls = p.wire().b.polls;
+        SendRequest s = p.send(0);
+        assertThat(s).isNotNull();
+        assertThat(r.finished()).as("finished inside the sender's isend, on its thread").isTrue();
+        assertThat(r.failed()).isFalse();
+        assertThat(r.size(0)).isEqualTo(8);
+        assertThat(p.wire().b.polls).as("the receive end drained its connection from the listener")
+                .isGreaterThan(polls);
+        assertThat(p.dst().get(JAVA_LONG, 0)).isEqualTo(p.src().get(JAVA_LONG, 0));
+        // The write's own completion came while the sender was inside its isend: it waits for the sender's test.
+        assertThat(s.finished()).as("a thread holding the end's lock does not drain that end").isFalse();
+        long[] sizes = new long[1];
+        assertThat(r.test(sizes)).isTrue();
+        assertThat(sizes[0]).isEqualTo(8);
+        assertThat(s.test(sizes)).isTrue();
+    }
+
+    @Test
+    void aNotifyingConnectionThatDoesNotAllowDrainingLeavesTheReceiveToItsTest() throws CclException {
+        Pair p = pair(new InMemoryConnections(SEED, 64).notifying());
+        RecvRequest r = p.receive(0);
+        int polls = p.wire().b.polls;
+        assertThat(p.send(0)).isNotNull();
+        assertThat(r.finished()).isFalse();
+        assertThat(p.wire().b.polls).isEqualTo(polls);
+        assertThat(r.test(null)).isTrue();
+    }
+
+    @Test
+    void aReceiveTheMirrorReportedGivesItsSlotBackWithoutATestAndCannotBeTestedAgain() throws CclException {
+        Pair p = pair(new InMemoryConnections(SEED, 64).draining());
+        MemorySegment words = arena.allocate(8L * Advertisement.SLOTS, 8);
+        List<RecvRequest> receives = new ArrayList<>();
+        for (int i = 0; i < Advertisement.SLOTS; i++) {
+            RecvRequest r = p.receive(i);
+            assertThat(r).as("receive %d", i).isNotNull();
+            r.reportableAt(words, 8L * i, 0x55);
+            receives.add(r);
+            assertThat(p.send(i)).isNotNull();
+            assertThat(r.finished()).isTrue();
+        }
+        assertThat(p.receive(Advertisement.SLOTS)).as("every slot holds a receive nobody released").isNull();
+
+        // A native host learned that receive 5 is done from the mirror, which says so in its word.
+        words.set(JAVA_LONG, 8L * 5, 0x55);
+        RecvRequest reused = p.receive(Advertisement.SLOTS);
+        assertThat(reused).as("the reported receive's slot is free again").isNotNull();
+        assertThat(p.receive(Advertisement.SLOTS + 1)).as("and only that one").isNull();
+        assertThatThrownBy(() -> receives.get(5).test(null)).isInstanceOf(CclException.class)
+                .hasMessageContaining("tested again");
+
+        // The mirror may reuse its word once the request's owner recorded the report for good.
+        receives.get(6).markReported();
+        assertThat(p.receive(Advertisement.SLOTS + 1)).isNotNull();
+    }
+}
