@@ -64,6 +64,21 @@ public final class Attention {
         WORD.getAndAdd(words, ARRIVALS, 1L);
     }
 
+    /**
+     * Counts one completion that the end drained before counting it: called under the end's lock, right after a
+     * drain that the completion's own listener ran (so the completion was pollable, and taken, by then). If nothing
+     * else was counted since that drain's look, the completion was part of it and the end stays quiet; otherwise the
+     * end is left not quiet, as {@link #arrived()} leaves it. A reader never sees the end not quiet for a completion
+     * that is already taken in, so a host polling test() meanwhile is answered without Java.
+     */
+    void arrivedDrained() {
+        long seen = (long) WORD.getAcquire(words, SEEN);
+        long before = (long) WORD.getAndAdd(words, ARRIVALS, 1L);
+        if (before == seen && !released) {
+            WORD.compareAndSet(words, SEEN, seen, before + 1);
+        }
+    }
+
     /** The arrivals so far: read before draining, then handed to {@link #settle}. */
     long arrivals() {
         return (long) WORD.getVolatile(words, ARRIVALS);

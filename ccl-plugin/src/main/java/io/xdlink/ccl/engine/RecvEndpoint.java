@@ -72,7 +72,10 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
 
     /** Posts a grouped receive; null when every slot is busy or the connection cannot take the advertisement now. */
     public RecvRequest irecv(MemorySegment[] buffers, int[] tags, RegisteredMemory[] memory) throws CclException {
-        lock.lock();
+        // Never waits: while the progress thread drains this end, the host is told to try again.
+        if (!lock.tryLock()) {
+            return null;
+        }
         try {
             return irecvLocked(buffers, tags, memory);
         } finally {
@@ -116,7 +119,10 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
     }
 
     boolean test(RecvRequest request, long[] sizes) throws CclException {
-        lock.lock();
+        // Never waits: while the progress thread drains this end, the request is not reported done yet.
+        if (!lock.tryLock()) {
+            return false;
+        }
         try {
             return testLocked(request, sizes);
         } finally {
@@ -227,9 +233,12 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
             return;
         }
         try {
-            attention.arrived();
-            if (!closed) {
+            if (closed) {
+                attention.arrived();
+            } else {
+                // Drained first, then counted: the end never looks busy for a completion already taken in.
                 progress();
+                attention.arrivedDrained();
             }
         } finally {
             lock.unlock();

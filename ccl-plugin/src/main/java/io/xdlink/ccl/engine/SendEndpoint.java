@@ -110,7 +110,10 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
 
     /** Starts a send; null when the peer has not advertised a matching buffer yet. */
     public SendRequest isend(MemorySegment data, int tag, RegisteredMemory memory) throws CclException {
-        lock.lock();
+        // Never waits: while the progress thread drains this end, the host is told to try again.
+        if (!lock.tryLock()) {
+            return null;
+        }
         try {
             return isendLocked(data, tag, memory);
         } finally {
@@ -190,7 +193,10 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
     }
 
     boolean test(SendRequest request, long[] sizes) throws CclException {
-        lock.lock();
+        // Never waits: while the progress thread drains this end, the request is not reported done yet.
+        if (!lock.tryLock()) {
+            return false;
+        }
         try {
             return testLocked(request, sizes);
         } finally {
@@ -265,9 +271,12 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
             return;
         }
         try {
-            attention.arrived();
-            if (!closed) {
+            if (closed) {
+                attention.arrived();
+            } else {
+                // Drained first, then counted: the end never looks busy for a completion already taken in.
                 progress();
+                attention.arrivedDrained();
             }
         } finally {
             lock.unlock();

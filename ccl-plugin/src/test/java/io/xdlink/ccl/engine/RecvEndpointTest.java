@@ -8,6 +8,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Where a receive is finished and when its slot is free again: on a connection that lets its owner drain from the
  * completion listener, the write that lands finishes the receive on the producing thread, before anyone tests it;
- * a receive a native mirror reported done gives its slot back without a test.
+ * a receive a native mirror reported done gives its slot back without a test; a host's call never waits for such
+ * a drain.
  */
 class RecvEndpointTest {
     private static final long SEED = Long.getLong("xdlink.test.seed", 0x5EED_2ECL);
@@ -63,6 +67,7 @@ class RecvEndpointTest {
         SendRequest s = p.send(0);
         assertThat(s).isNotNull();
         assertThat(r.finished()).as("finished inside the sender's isend, on its thread").isTrue();
+        assertThat(r.attention().quiet()).as("taken in and counted: the end does not look busy for it").isTrue();
         assertThat(r.failed()).isFalse();
         assertThat(r.size(0)).isEqualTo(8);
         assertThat(p.wire().b.polls).as("the receive end drained its connection from the listener")
@@ -113,5 +118,123 @@ class RecvEndpointTest {
         // The mirror may reuse its word once the request's owner recorded the report for good.
         receives.get(6).markReported();
         assertThat(p.receive(Advertisement.SLOTS + 1)).isNotNull();
+    }
+
+    /** A connection that, once armed, holds its next poll until released: a drain caught in the middle. */
+    private static final class HeldPoll implements Connection {
+        private final Connection inner;
+        private final CountDownLatch entered = new CountDownLatch(1);
+        private final CountDownLatch release = new CountDownLatch(1);
+        private volatile boolean armed;
+
+        HeldPoll(Connection inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public int poll(CompletionHandler handler, int max) {
+            if (armed) {
+                armed = false;
+                entered.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return inner.poll(handler, max);
+        }
+
+        @Override
+        public long maxWriteBytes() {
+            return inner.maxWriteBytes();
+        }
+
+        @Override
+        public boolean postWrite(long workId, MemorySegment source, RegisteredMemory sourceMemory,
+                                 RemoteBuffer target) {
+            return inner.postWrite(workId, source, sourceMemory, target);
+        }
+
+        @Override
+        public boolean postWriteWithImmediate(long workId, MemorySegment source, RegisteredMemory sourceMemory,
+                                              RemoteBuffer target, int immediate) {
+            return inner.postWriteWithImmediate(workId, source, sourceMemory, target, immediate);
+        }
+
+        @Override
+        public RegisteredMemory register(MemorySegment region) {
+            return inner.register(region);
+        }
+
+        @Override
+        public boolean postSend(long workId, RegisteredMemory memory, MemorySegment message) {
+            return inner.postSend(workId, memory, message);
+        }
+
+        @Override
+        public boolean postReceive(long workId, RegisteredMemory memory, MemorySegment buffer) {
+            return inner.postReceive(workId, memory, buffer);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return inner.isOpen();
+        }
+
+        @Override
+        public boolean onCompletion(Runnable listener) {
+            return inner.onCompletion(listener);
+        }
+
+        @Override
+        public boolean pollFromListener() {
+            return inner.pollFromListener();
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
+    }
+
+    @Test
+    void aHostCallWhileTheProducingThreadDrainsTheEndIsToldToRetryInsteadOfWaiting() throws Exception {
+        InMemoryConnections wire = new InMemoryConnections(SEED, 64).draining();
+        HeldPoll held = new HeldPoll(wire.b);
+        SendEndpoint send = new SendEndpoint(0, wire.a);
+        RecvEndpoint recv = new RecvEndpoint(0, held);
+        ends.add(send::close);
+        ends.add(recv::close);
+        MemorySegment src = InMemoryConnections.filled(arena, 16, SEED);
+        MemorySegment dst = arena.allocate(16, 64);
+        RegisteredMemory srcMem = wire.register(src);
+        RegisteredMemory dstMem = wire.register(dst);
+        RecvRequest first = recv.irecv(new MemorySegment[] {dst.asSlice(0, 8)}, new int[] {1},
+                new RegisteredMemory[] {dstMem});
+        assertThat(first).isNotNull();
+
+        held.armed = true;
+        AtomicReference<Object> sent = new AtomicReference<>();
+        Thread producer = Thread.ofPlatform().start(() -> {
+            try {
+                sent.set(send.isend(src.asSlice(0, 8), 1, srcMem));
+            } catch (CclException | RuntimeException e) {
+                sent.set(e);
+            }
+        });
+        assertThat(held.entered.await(30, TimeUnit.SECONDS)).as("the write's landing drains the receive end")
+                .isTrue();
+        // The producing thread is inside the receive end's drain: the host's calls return at once.
+        assertThat(recv.irecv(new MemorySegment[] {dst.asSlice(8, 8)}, new int[] {1},
+                new RegisteredMemory[] {dstMem})).as("irecv: try again").isNull();
+        assertThat(first.test(null)).as("test: not reported done yet").isFalse();
+        held.release.countDown();
+        producer.join(30_000);
+        assertThat(sent.get()).isInstanceOf(SendRequest.class);
+        assertThat(first.finished()).isTrue();
+        assertThat(first.test(null)).isTrue();
+        assertThat(recv.irecv(new MemorySegment[] {dst.asSlice(8, 8)}, new int[] {1},
+                new RegisteredMemory[] {dstMem})).isNotNull();
     }
 }
