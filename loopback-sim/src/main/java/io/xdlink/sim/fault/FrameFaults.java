@@ -34,6 +34,11 @@ public final class FrameFaults {
         return plan.drawsFrameFaults() ? new FrameFaults(plan, plan.stream(name)) : CLEAN;
     }
 
+    /** Whether any frame can meet a fault at all (false for a plan without frame faults). */
+    public boolean active() {
+        return active;
+    }
+
     /** A set of the flags above for the next frame (0: delivered untouched). */
     public int next() {
         if (!active) {

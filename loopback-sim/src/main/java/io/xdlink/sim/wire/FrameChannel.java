@@ -104,6 +104,11 @@ public final class FrameChannel {
 
     private volatile Runnable receiverWake;
     private final boolean realTime;
+    /**
+     * Unpaced, without frame faults and with end-to-end flow control: a frame is there the moment it is published
+     * and arrives exactly as sent, so {@link #offerPlain} does without the clock, the fault stream and the wire.
+     */
+    private final boolean plain;
     private long publishWakeCovered = Long.MIN_VALUE;
     private long roomWakeCovered = Long.MIN_VALUE;
     private long pollWakeCovered = Long.MIN_VALUE;
@@ -128,6 +133,7 @@ public final class FrameChannel {
         this.wire = wire;
         this.bucket = wire.bucket();
         this.realTime = bucket != null && !wire.clock().isVirtual();
+        this.plain = bucket == null && !faults.active() && e2e;
         this.waker = waker;
         this.faults = faults;
         this.e2e = e2e;
@@ -185,6 +191,9 @@ public final class FrameChannel {
 
     private boolean offer(int headLength, MemorySegment frame, RailTransport.FrameWriter writer,
                           MemorySegment payload, long payloadOffset, int payloadLength) {
+        if (plain) {
+            return offerPlain(headLength, frame, writer, payload, payloadOffset, payloadLength);
+        }
         int length = headLength + payloadLength;
         String f = failure;
         if (f != null) {
@@ -264,6 +273,51 @@ public final class FrameChannel {
             waker.wakeAt(arrival);
             publishWakeCovered = waker.wakeLater(arrival, now, publishWakeCovered, receiverWake);
         }
+        return true;
+    }
+
+    /**
+     * {@link #offer} on a {@link #plain} channel: a frame arrives the moment it is published and nothing happens to it
+     * on the way (no loss, no holding, no copy, no damage, no wire time), so all there is to do is find room in the
+     * receiver's ring, fill the entry and publish it. A bulk transfer's frames go this way, and a data frame's head
+     * is written by a path short enough to be compiled into it.
+     */
+    private boolean offerPlain(int headLength, MemorySegment frame, RailTransport.FrameWriter writer,
+                               MemorySegment payload, long payloadOffset, int payloadLength) {
+        String f = failure;
+        if (f != null) {
+            throw new RailClosedException(f);
+        }
+        if (receiverClosed) {
+            throw new RailClosedException("the peer closed the rail");
+        }
+        long reserved = tail;
+        if (reserved - headSeen >= rxRingFrames) {
+            // Looks full from what we last saw: look again at how far the receiver got.
+            headSeen = (long) HEAD.getAcquire(this);
+            if (reserved - headSeen >= rxRingFrames) {
+                senderWaiting = true;
+                return false;
+            }
+        }
+        sent++;
+        int p = tailIndex;
+        if (writer != null && payload != null && headLength <= HEAD_BYTES) {
+            MemorySegment to = heads;
+            if (to == null) {
+                to = heads = MemorySegment.ofArray(new byte[capacity * HEAD_BYTES]);
+            }
+            writer.write(to, (long) slotOf[p] * HEAD_BYTES);
+            payloadOf[p] = payload;
+            payloadAtOf[p] = payloadOffset;
+            payloadLengthOf[p] = payloadLength;
+            compactOf[p] = true;
+            lengthOf[p] = headLength;
+            // arrivalOf stays as it was: without pacing the receiver takes every frame whatever its arrival says.
+        } else {
+            write(p, frame, writer, headLength, payload, payloadOffset, payloadLength, Long.MIN_VALUE, false);
+        }
+        publish(reserved + 1, true);
         return true;
     }
 

@@ -294,6 +294,43 @@ class SimRailTransportTest {
     }
 
     @Test
+    void anUnpacedFaultFreeRailRefusesAtAFullReceiveRingAndHandsOverEveryFrameOnceInOrder() throws Exception {
+        try (SystemScheduler system = new SystemScheduler("sim-test"); Arena arena = Arena.ofConfined()) {
+            SimRail r = rail(SimClock.unpaced(system), LinkState.of(Generation.GEN3, 2));
+            MemorySegment registered = arena.allocate(100 * 4000L);
+            for (int i = 0; i < 100; i++) {
+                registered.asSlice(i * 4000L, 4000).fill((byte) i);
+            }
+            // The receive ring holds 64 frames: two-part frames and one laid out whole fill it, the next is refused.
+            for (int i = 0; i < 63; i++) {
+                assertThat(r.endA().offer(40, head(40, (byte) i), registered, i * 4000L, 4000)).as("frame %d", i)
+                        .isTrue();
+            }
+            assertThat(r.endA().offer(MemorySegment.ofArray(new byte[100]).fill((byte) 63))).isTrue();
+            assertThat(r.endA().offer(40, head(40, (byte) 64), registered, 64 * 4000L, 4000)).isFalse();
+            TwoParts got = new TwoParts();
+            assertThat(r.endB().poll(got, 10)).isEqualTo(10);
+            // Room again: the refused frame goes now, and more behind it.
+            for (int i = 64; i < 74; i++) {
+                assertThat(r.endA().offer(40, head(40, (byte) i), registered, i * 4000L, 4000)).as("frame %d", i)
+                        .isTrue();
+            }
+            assertThat(r.endB().poll(got, 100)).isEqualTo(64);
+            assertThat(r.endB().poll(got, 100)).isZero();
+            assertThat(got.whole).hasSize(1);
+            assertThat(got.whole.getFirst()).hasSize(100).containsOnly((byte) 63);
+            assertThat(got.heads).hasSize(73);
+            for (int k = 0; k < 73; k++) {
+                int i = k < 63 ? k : k + 1;
+                assertThat(got.heads.get(k)).as("head %d", k).hasSize(40).containsOnly((byte) i);
+                assertThat(got.payloads.get(k)).as("payload %d", k).hasSize(4000).containsOnly((byte) i);
+            }
+            assertThat(r.endA().sentStats().sent()).isEqualTo(74);
+            assertThat(r.endB().receivedStats().delivered()).isEqualTo(74);
+        }
+    }
+
+    @Test
     void aCorruptedTwoPartFrameIsLaidOutWholeAndTheSendersMemoryStaysIntact() {
         long seed = Long.getLong("xdlink.test.seed", 77);
         SimRail r = new SimRail("c/rail0", "c", LinkState.of(Generation.GEN3, 2),

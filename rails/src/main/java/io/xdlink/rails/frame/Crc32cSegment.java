@@ -15,6 +15,19 @@ final class Crc32cSegment {
     static final int SMALL = 256;
 
     private byte[] chunk;
+    /**
+     * The last segment seen and the byte array under it (null for any other kind): a sender seals every frame in
+     * the same few ring areas, so the array is looked up once rather than per frame.
+     */
+    private MemorySegment lastSegment;
+    private byte[] lastArray;
+
+    private byte[] arrayOf(MemorySegment segment) {
+        byte[] array = !segment.isNative() && segment.heapBase().orElse(null) instanceof byte[] a ? a : null;
+        lastSegment = segment;
+        lastArray = array;
+        return array;
+    }
 
     /** CRC-32C of two ranges, one after the other (a header and a payload that lie apart). */
     int compute(MemorySegment first, long firstOffset, long firstLength, MemorySegment second, long secondOffset,
@@ -26,7 +39,8 @@ final class Crc32cSegment {
     }
 
     private void update(MemorySegment segment, long offset, long length) {
-        if (!segment.isNative() && segment.heapBase().orElse(null) instanceof byte[] array) {
+        byte[] array = segment == lastSegment ? lastArray : arrayOf(segment);
+        if (array != null) {
             // A byte array's bytes go to the intrinsic as they are: no view to make. The bounds are checked here,
             // as a slice would have checked them.
             java.util.Objects.checkFromIndexSize(offset, length, segment.byteSize());

@@ -2,6 +2,7 @@ package io.xdlink.rails.verbs;
 
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.frame.FrameEncoder;
+import io.xdlink.rails.frame.FrameFlags;
 import io.xdlink.rails.frame.FrameLayout;
 import io.xdlink.rails.frame.NakReason;
 import io.xdlink.rails.frame.Opcode;
@@ -85,6 +86,21 @@ final class FrameOut implements RailTransport.FrameWriter {
         return this;
     }
 
+    /**
+     * Turns the data frame just sent into the next frame of the same request: another packet sequence, offset and
+     * length, and flags (ACK_REQUEST or none; the immediate flag of a SEND stays as its first frame had it).
+     * Everything else (opcode, queue pairs, message, total, key, address, immediate, source) is the request's and
+     * stays as {@code PeerPool.fill} set it.
+     */
+    void nextFrame(int ackRequest, int psn, long offset, int payloadLength, long requestOffset) {
+        this.flags = ackRequest | (flags & FrameFlags.IMMEDIATE);
+        this.payloadLength = payloadLength;
+        this.psn = psn;
+        this.offset = offset;
+        this.sourceOffset = requestOffset + offset;
+        this.split = false;
+    }
+
     /** Bytes of the head of a frame sent in two parts: its header and its trailer. */
     int headLength() {
         return op.headerBytes() + io.xdlink.rails.frame.FrameLayout.TRAILER_BYTES;
@@ -97,6 +113,19 @@ final class FrameOut implements RailTransport.FrameWriter {
 
     @Override
     public void write(MemorySegment b, long o) {
+        if (split && op == Opcode.WRITE) {
+            // The head of a WRITE whose payload travels by reference: nearly every frame of a bulk transfer. Kept
+            // apart from the general case so that this method stays small enough for the compiler to inline where
+            // the transport calls it, once per frame.
+            FrameEncoder.common(b, o, Opcode.WRITE, flags, epoch, seq, credit, echo, payloadLength);
+            FrameEncoder.dataAndTarget(b, o, qpn, msn, psn, offset, total, rkey, raddr);
+            sealHead(b, o);
+            return;
+        }
+        writeWhole(b, o);
+    }
+
+    private void writeWhole(MemorySegment b, long o) {
         FrameEncoder.common(b, o, op, flags, epoch, seq, credit, echo, payloadLength);
         switch (op) {
             case WRITE -> {
@@ -131,13 +160,20 @@ final class FrameOut implements RailTransport.FrameWriter {
             case DISCONNECT -> FrameEncoder.disconnect(b, o, discDst, discSrc);
         }
         if (split) {
-            try {
-                encoder.sealHead(b, o, op, flags, source, sourceOffset, payloadLength);
-            } catch (RuntimeException closedOrForeign) {
-                sourceFailed = true;
-            }
-        } else {
-            encoder.seal(b, o, length());
+            sealHead(b, o);
+            return;
+        }
+        encoder.seal(b, o, length());
+        if (sourceFailed) {
+            b.set(ValueLayout.JAVA_BYTE, o + FrameLayout.OFF_VERSION, (byte) 0);
+        }
+    }
+
+    private void sealHead(MemorySegment b, long o) {
+        try {
+            encoder.sealHead(b, o, op, flags, source, sourceOffset, payloadLength);
+        } catch (RuntimeException closedOrForeign) {
+            sourceFailed = true;
         }
         if (sourceFailed) {
             b.set(ValueLayout.JAVA_BYTE, o + FrameLayout.OFF_VERSION, (byte) 0);

@@ -218,7 +218,12 @@ final class QpReceiver {
                 return;
             }
         }
-        setBit(psn, true);
+        if (psn == expectedPsn) {
+            // In order, as nearly every frame is: its bit would be set only to be cleared at once.
+            expectedPsn++;
+        } else {
+            setBit(psn, true);
+        }
         while (bit(expectedPsn)) {
             setBit(expectedPsn, false);
             expectedPsn++;

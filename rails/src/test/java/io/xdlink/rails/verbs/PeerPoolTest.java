@@ -1,9 +1,13 @@
 package io.xdlink.rails.verbs;
 
+import io.xdlink.rails.ForwardingRailTransport;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.agent.VirtualTimeDriver;
+import io.xdlink.rails.frame.FrameFlags;
+import io.xdlink.rails.frame.FrameView;
+import io.xdlink.rails.frame.Opcode;
 import io.xdlink.rails.inmemory.InMemoryRailPair;
 import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
@@ -12,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -146,6 +151,100 @@ class PeerPoolTest {
             List<RailStats> rails = rx.rails();
             assertThat(rails.get(0).framesSent()).isGreaterThanOrEqualTo(rx.ackFramesSent());
             assertThat(rails.subList(1, 4)).allMatch(r -> r.framesSent() < 10);
+        }
+    }
+
+    /** The data frames a device offers to one rail, as the peer would read them. */
+    private static final class Recorder extends ForwardingRailTransport {
+        record Sent(int msn, int psn, long offset, int length, boolean ackRequest) {
+        }
+
+        final List<Sent> data = new ArrayList<>();
+        private final FrameView view = new FrameView();
+
+        Recorder(RailTransport inner) {
+            super(inner);
+        }
+
+        @Override
+        public boolean offer(int length, FrameWriter writer) {
+            boolean ok = inner.offer(length, writer);
+            if (ok) {
+                // Writing has no side effect beyond the bytes: laid out a second time here, it reads as the peer's.
+                MemorySegment copy = MemorySegment.ofArray(new byte[length]);
+                writer.write(copy, 0);
+                FrameView v;
+                try {
+                    v = view.wrap(copy, 0, length);
+                } catch (io.xdlink.rails.frame.FrameException e) {
+                    throw new AssertionError("the device offered a malformed frame", e);
+                }
+                if (v.opcode().isData()) {
+                    data.add(new Sent(v.msn(), v.psn(), v.offset(), v.payloadLength(),
+                            v.hasFlag(FrameFlags.ACK_REQUEST)));
+                }
+            }
+            return ok;
+        }
+    }
+
+    @Test
+    void framesOfABlockGoOutInRunsThatStopAtTheBudgetAndResumeInOrder() throws Exception {
+        // 64 KiB in flight at most: 16 full frames, so every run of a block's frames is cut short by the budget and
+        // resumes when ACKs settle frames. Two WRITEs of 100 frames each are queued at once, the second ending in a
+        // short frame.
+        RailsSettings s = RailsSettings.of("inflight_bytes", "65536");
+        VirtualScheduler clock = new VirtualScheduler();
+        VirtualTimeDriver driver = new VirtualTimeDriver(clock);
+        InMemoryRailPair pair = InMemoryRailPair.create(new RailInfo("r0", "c", LinkState.of(Generation.GEN3, 2),
+                false), s.railWindowFrames());
+        Recorder rail = new Recorder(pair.b());
+        Device a = Device.open(DeviceConfig.builder().id(new UUID(4, 1)).settings(s).clock(clock).invoker().seed(1)
+                .build(), List.of(pair.a()));
+        Device b = Device.open(DeviceConfig.builder().id(new UUID(4, 2)).settings(s).clock(clock).invoker().seed(2)
+                .build(), List.of(rail));
+        try (a; b; Arena arena = Arena.ofShared()) {
+            driver.add(a.agent()).add(b.agent());
+            TwoDevices.Connected link = TwoDevices.connect(driver, a, b);
+            int payload = Opcode.WRITE.maxPayload(s.frameBytes());
+            long first = 100L * payload;
+            long second = 99L * payload + 1000;
+            MemorySegment src = arena.allocate(first + second);
+            for (long i = 0; i < src.byteSize(); i++) {
+                src.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31 + 7));
+            }
+            MemorySegment dst = arena.allocate(src.byteSize());
+            MemoryRegion from = link.pdB().register(src);
+            MemoryRegion to = link.pdA().register(dst, Access.REMOTE_WRITE);
+            rail.data.clear();
+            assertThat(link.qpB().postWrite(1, from, 0, first, to.address(), to.rkey())).isTrue();
+            assertThat(link.qpB().postWrite(2, from, first, second, to.address() + first, to.rkey())).isTrue();
+            List<Completion> done = new ArrayList<>();
+            assertThat(driver.runUntil(() -> {
+                for (Completion c; (c = link.cqB().poll()) != null; ) {
+                    done.add(c);
+                }
+                return done.size() == 2;
+            }, 10_000_000_000L)).isTrue();
+            assertThat(done).allMatch(Completion::isSuccess);
+            assertThat(dst.mismatch(src)).isEqualTo(-1);
+
+            // Each frame once, in order: message, packet sequence, offset and length follow from the frame's place.
+            List<Recorder.Sent> sent = rail.data;
+            assertThat(sent.size()).isEqualTo(200);
+            for (int i = 0; i < sent.size(); i++) {
+                Recorder.Sent f = sent.get(i);
+                int k = i < 100 ? i : i - 100;
+                long length = i < 100 ? first : second;
+                assertThat(f.psn()).as("frame %d", i).isEqualTo(i);
+                assertThat(f.offset()).as("frame %d", i).isEqualTo((long) k * payload);
+                assertThat(f.length()).as("frame %d", i).isEqualTo((int) Math.min(payload, length - (long) k * payload));
+                // Only the last frame queued asks for an ACK at once: the sender has nothing more to send.
+                assertThat(f.ackRequest()).as("frame %d", i).isEqualTo(i == sent.size() - 1);
+            }
+            assertThat(sent.get(100).msn()).isEqualTo(sent.get(0).msn() + 1);
+            assertThat(b.stats().maxInflightBytes()).isLessThanOrEqualTo(65536);
+            assertThat(b.stats().retransmittedFrames()).isZero();
         }
     }
 }
