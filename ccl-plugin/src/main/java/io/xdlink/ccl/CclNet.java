@@ -47,7 +47,8 @@ public interface CclNet extends AutoCloseable {
     /**
      * Sends {@code data} (inside {@code handle}'s region) to the peer's posted receive whose tag matches.
      *
-     * @return the request, or {@code null} when the peer has not posted a matching receive yet (call again)
+     * @return the request, or {@code null} when the peer has not posted a matching receive yet, or the comm is
+     *         busy this instant (its progress thread is taking completions in): call again
      */
     Request isend(SendComm comm, MemorySegment data, int tag, MemoryHandle handle) throws CclException;
 

@@ -236,8 +236,15 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
             if (closed) {
                 attention.arrived();
             } else {
+                try {
+                    progress();
+                } catch (RuntimeException e) {
+                    // Not for the producing thread (a device's progress thread) to carry: left not quiet, the
+                    // end is driven again by the host's next call, which meets the failure itself.
+                    attention.arrived();
+                    return;
+                }
                 // Drained first, then counted: the end never looks busy for a completion already taken in.
-                progress();
                 attention.arrivedDrained();
             }
         } finally {

@@ -126,6 +126,7 @@ class RecvEndpointTest {
         private final CountDownLatch entered = new CountDownLatch(1);
         private final CountDownLatch release = new CountDownLatch(1);
         private volatile boolean armed;
+        private volatile boolean throwing;
 
         HeldPoll(Connection inner) {
             this.inner = inner;
@@ -133,6 +134,9 @@ class RecvEndpointTest {
 
         @Override
         public int poll(CompletionHandler handler, int max) {
+            if (throwing) {
+                throw new IllegalStateException("poll failed on purpose");
+            }
             if (armed) {
                 armed = false;
                 entered.countDown();
@@ -236,5 +240,28 @@ class RecvEndpointTest {
         assertThat(first.test(null)).isTrue();
         assertThat(recv.irecv(new MemorySegment[] {dst.asSlice(8, 8)}, new int[] {1},
                 new RegisteredMemory[] {dstMem})).isNotNull();
+    }
+
+    @Test
+    void aDrainThatFailsOnTheProducingThreadLeavesTheFailureToTheHostsNextCall() throws CclException {
+        InMemoryConnections wire = new InMemoryConnections(SEED, 64).draining();
+        HeldPoll held = new HeldPoll(wire.b);
+        SendEndpoint send = new SendEndpoint(0, wire.a);
+        RecvEndpoint recv = new RecvEndpoint(0, held);
+        ends.add(send::close);
+        ends.add(recv::close);
+        MemorySegment src = InMemoryConnections.filled(arena, 8, SEED);
+        MemorySegment dst = arena.allocate(8, 64);
+        RegisteredMemory dstMem = wire.register(dst);
+        RecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {1}, new RegisteredMemory[] {dstMem});
+        held.throwing = true;
+        SendRequest s = send.isend(src, 1, wire.register(src));
+        assertThat(s).as("the producing thread (here the sender) never sees the receive end's failure").isNotNull();
+        assertThat(r.finished()).isFalse();
+        assertThat(r.attention().quiet()).as("left for the host to drive").isFalse();
+        assertThatThrownBy(() -> r.test(null)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("on purpose");
+        held.throwing = false;
+        assertThat(r.test(null)).isTrue();
     }
 }
