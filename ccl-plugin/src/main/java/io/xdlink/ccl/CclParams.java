@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The plugin's parameters: how the progress threads of its rails devices wait while idle. A host's proxy threads
+ * The plugin's parameters: how the progress threads of its rails devices wait while idle, and whether they also
+ * finish the plugin's requests. A host's proxy threads
  * poll test() on the same processors, so every idle cycle an engine spins or yields is one a poller does not get.
  * The defaults (10 spins, 1 yield, where the rails' own default is 100 and 10) were measured with bench's
  * CclLatency on a 2-core host: the 8-byte round trip was 67-84 us with them against 127-201 us with the rails'
@@ -33,9 +34,23 @@ public final class CclParams implements ParamProvider {
             .description("Idle cycles the plugin's device threads yield before they park (idle_strategy=backoff)")
             .build();
 
+    /*
+     * Off by default: measured with bench's CclLatency on a 2-core host (40 rounds, interleaved runs at load 2.2-2.7),
+     * draining on the device threads gave 93-100 us Java API and 78-85 us native round trips, against 66-67 and
+     * 72-75 us with the host's calls draining. The extra work on the progress threads delays both ways there;
+     * test() then never enters Java (0 of ~260 calls per round trip, against 4), which a host with cores to spare
+     * for the progress threads may prefer.
+     */
+    public static final ParamSpec<Boolean> DRAIN_ON_PROGRESS = ParamSpec.builder("ccl_drain_on_progress",
+                    new ParamType.Bool())
+            .defaultValue(false)
+            .description("The plugin's device threads finish requests as their completions arrive, so test() of a "
+                    + "done request is answered without entering Java; off, the host's calls do it")
+            .build();
+
     private static final long MIN_PARK_NANOS = 1_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
-    private static final List<ParamSpec<?>> ALL = List.of(IDLE_SPINS, IDLE_YIELDS);
+    private static final List<ParamSpec<?>> ALL = List.of(IDLE_SPINS, IDLE_YIELDS, DRAIN_ON_PROGRESS);
 
     /**
      * The idle strategy of the plugin's device threads: a backoff with these counts, parking from 1 us to 1 ms as

@@ -36,9 +36,13 @@ final class RailsConnection implements Connection {
     private final boolean receivesImmediates;
     /** Receives for immediates consumed and not yet posted again because the queue pair refused at that moment. */
     private int immediateDeficit;
+    /** {@code ccl_drain_on_progress}: completions may be drained by the device thread that pushes them. */
+    private final boolean drainOnProgress;
 
 
-    RailsConnection(QueuePair qp, CompletionQueue sendCq, CompletionQueue cq, boolean receivesImmediates) {
+    RailsConnection(QueuePair qp, CompletionQueue sendCq, CompletionQueue cq, boolean receivesImmediates,
+                    boolean drainOnProgress) {
+        this.drainOnProgress = drainOnProgress;
         this.qp = qp;
         this.cq = cq;
         this.sendCq = sendCq;
@@ -165,11 +169,11 @@ final class RailsConnection implements Connection {
     /**
      * Completions are pushed by the device's progress thread (or by a thread flushing a failed or closed queue
      * pair) onto lock-free queues, and posting only hands commands to the progress thread, so the end may drain
-     * right there.
+     * right there; it does when {@code ccl_drain_on_progress} asks for it.
      */
     @Override
     public boolean pollFromListener() {
-        return true;
+        return drainOnProgress;
     }
 
     @Override

@@ -26,6 +26,8 @@ final class RailsDevice implements Device {
     private final End listenSide;
     private final UUID expectedListener;
     private final String name;
+    /** {@code ccl_drain_on_progress}, for every connection this device makes. */
+    private final boolean drainOnProgress;
 
     /** One rails device with its protection domain. */
     record End(io.xdlink.rails.verbs.Device device, ProtectionDomain pd) {
@@ -51,7 +53,8 @@ final class RailsDevice implements Device {
      * @param listenSide       where listeners live: this host's, or the simulated peer's for a loopback device
      * @param expectedListener the rails device a handle given to {@link #connect} must name
      */
-    RailsDevice(End connectSide, End listenSide, UUID expectedListener, String name) {
+    RailsDevice(End connectSide, End listenSide, UUID expectedListener, String name, boolean drainOnProgress) {
+        this.drainOnProgress = drainOnProgress;
         this.connectSide = connectSide;
         this.listenSide = listenSide;
         this.expectedListener = expectedListener;
@@ -92,7 +95,7 @@ final class RailsDevice implements Device {
                 CompletionQueue sendCq = spareSend;
                 spare = listenSide.newCq();
                 spareSend = listenSide.newCq();
-                return new RailsConnection(qp, sendCq, cq, true);
+                return new RailsConnection(qp, sendCq, cq, true, drainOnProgress);
             }
 
             @Override
@@ -136,7 +139,7 @@ final class RailsDevice implements Device {
                     return null;
                 }
                 handedOut = true;
-                return new RailsConnection(qp, cq, cq, false);
+                return new RailsConnection(qp, cq, cq, false, drainOnProgress);
             }
 
             @Override

@@ -36,15 +36,19 @@ final class RailsDevices implements Devices.Source {
         return d;
     }
 
+    private boolean drainOnProgress() {
+        return params.get(CclParams.DRAIN_ON_PROGRESS);
+    }
+
     @Override
     public Device open(int dev, PeerInfo peer, Optional<Fabric> far) throws CclException {
         String name = "device " + dev + " (" + peer.name() + ")";
         try {
             if (far.isPresent()) {
                 RailsDevice.End farEnd = RailsDevice.End.of(open(far.get()));
-                return new RailsDevice(near, farEnd, far.get().localDomain(), name);
+                return new RailsDevice(near, farEnd, far.get().localDomain(), name, drainOnProgress());
             }
-            return new RailsDevice(near, near, peer.domain(), name);
+            return new RailsDevice(near, near, peer.domain(), name, drainOnProgress());
         } catch (RuntimeException e) {
             throw CclException.system(name + ": cannot open its rails: " + e.getMessage(), e);
         }

@@ -25,6 +25,15 @@ class CclParamsTest {
     }
 
     @Test
+    void devicesLeaveFinishingRequestsToTheHostUnlessAsked() {
+        assertThat(Params.defaults().get(CclParams.DRAIN_ON_PROGRESS)).isFalse();
+        assertThat(Params.defaults().with("ccl_drain_on_progress", "on", HERE).get(CclParams.DRAIN_ON_PROGRESS))
+                .isTrue();
+        assertThatThrownBy(() -> Params.defaults().with("ccl_drain_on_progress", "sometimes", HERE))
+                .hasMessageContaining("ccl_drain_on_progress");
+    }
+
+    @Test
     void aSpinningDeviceIsLeftToTheRails() {
         assertThat(CclParams.idle(Params.defaults().with("idle_strategy", "spin", HERE))).isEmpty();
     }
