@@ -37,6 +37,8 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
     private long nextSequence;
     private String failure;
     private boolean closed;
+    private final java.util.function.BooleanSupplier isClosed = () -> closed;
+    private final Runnable drain = this::progress;
 
     public RecvEndpoint(int device, Connection connection) {
         this.device = device;
@@ -224,32 +226,7 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
      * this end runs (the thread that produced it may be inside one of them, e.g. a post that flushed).
      */
     private void arrived() {
-        if (attention == null) {
-            // A flush during construction: the new end's attention starts out not quiet, so nothing is missed.
-            return;
-        }
-        if (!drainOnArrival || lock.isHeldByCurrentThread() || !lock.tryLock()) {
-            attention.arrived();
-            return;
-        }
-        try {
-            if (closed) {
-                attention.arrived();
-            } else {
-                try {
-                    progress();
-                } catch (RuntimeException e) {
-                    // Not for the producing thread (a device's progress thread) to carry: left not quiet, the
-                    // end is driven again by the host's next call, which meets the failure itself.
-                    attention.arrived();
-                    return;
-                }
-                // Drained first, then counted: the end never looks busy for a completion already taken in.
-                attention.arrivedDrained();
-            }
-        } finally {
-            lock.unlock();
-        }
+        ArrivalDrain.arrived(attention, lock, drainOnArrival, isClosed, drain);
     }
 
     private void progress() {
