@@ -73,10 +73,11 @@ public final class TcpParams implements ParamProvider {
             .build();
 
     /*
-     * 128 KiB: a batch of about 31 full frames is two of loopback's 64 KiB segments, and the batch with the kernel
-     * memory it is copied into stays within a core's second-level cache. Side by side on 127.0.0.1 (TcpBandwidth),
-     * 256 KiB gave 5 to 22 points less of the plain blast in each of five runs, 64 KiB and 96 KiB less again, and
-     * 32 KiB half: each write then carries too little.
+     * 128 KiB, measured side by side on 127.0.0.1 (1 MiB WRITEs against the quicker plain socket blast, in turns in
+     * one process): 256 KiB gave 5 to 22 points less in each of five runs, 96, 160 and 192 KiB less too, 64 KiB no
+     * more than 256, 32 KiB about half. The sender's batch decides it, not the receiving buffer; most likely a
+     * smaller batch and the kernel memory it is copied into stay in the core's cache, while below 64 KiB each write
+     * carries too little.
      */
     public static final ParamSpec<Long> RAIL_BUFFER = ParamSpec.builder("tcp_rail_buffer", new ParamType.Size(2 * 4098, 64L << 20))
             .defaultValue(128L << 10)
