@@ -202,14 +202,27 @@ class RecvEndpointTest {
         }
     }
 
-    @Test
-    void aHostCallWhileTheProducingThreadDrainsTheEndIsToldToRetryInsteadOfWaiting() throws Exception {
+    /** Two ends over a draining wire whose receive side polls through a {@link HeldPoll}. */
+    private record HeldEnds(InMemoryConnections wire, HeldPoll held, SendEndpoint send, RecvEndpoint recv) {
+    }
+
+    private HeldEnds heldEnds() throws CclException {
         InMemoryConnections wire = new InMemoryConnections(SEED, 64).draining();
         HeldPoll held = new HeldPoll(wire.b);
         SendEndpoint send = new SendEndpoint(0, wire.a);
         RecvEndpoint recv = new RecvEndpoint(0, held);
         ends.add(send::close);
         ends.add(recv::close);
+        return new HeldEnds(wire, held, send, recv);
+    }
+
+    @Test
+    void aHostCallWhileTheProducingThreadDrainsTheEndIsToldToRetryInsteadOfWaiting() throws Exception {
+        HeldEnds pair = heldEnds();
+        InMemoryConnections wire = pair.wire();
+        HeldPoll held = pair.held();
+        SendEndpoint send = pair.send();
+        RecvEndpoint recv = pair.recv();
         MemorySegment src = InMemoryConnections.filled(arena, 16, SEED);
         MemorySegment dst = arena.allocate(16, 64);
         RegisteredMemory srcMem = wire.register(src);
@@ -244,12 +257,11 @@ class RecvEndpointTest {
 
     @Test
     void aDrainThatFailsOnTheProducingThreadLeavesTheFailureToTheHostsNextCall() throws CclException {
-        InMemoryConnections wire = new InMemoryConnections(SEED, 64).draining();
-        HeldPoll held = new HeldPoll(wire.b);
-        SendEndpoint send = new SendEndpoint(0, wire.a);
-        RecvEndpoint recv = new RecvEndpoint(0, held);
-        ends.add(send::close);
-        ends.add(recv::close);
+        HeldEnds pair = heldEnds();
+        InMemoryConnections wire = pair.wire();
+        HeldPoll held = pair.held();
+        SendEndpoint send = pair.send();
+        RecvEndpoint recv = pair.recv();
         MemorySegment src = InMemoryConnections.filled(arena, 8, SEED);
         MemorySegment dst = arena.allocate(8, 64);
         RegisteredMemory dstMem = wire.register(dst);
