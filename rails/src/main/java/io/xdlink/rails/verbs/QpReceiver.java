@@ -221,6 +221,9 @@ final class QpReceiver {
         if (psn == expectedPsn) {
             // In order, as nearly every frame is: its bit would be set only to be cleared at once.
             expectedPsn++;
+            if (op == Opcode.WRITE && target != null) {
+                engine.runCandidate = this; // its next frame may take the short way (ReceiveRun)
+            }
         } else {
             setBit(psn, true);
         }
@@ -234,6 +237,54 @@ final class QpReceiver {
             completeInOrder();
         }
         markDirty(pool);
+    }
+
+    /**
+     * Whether the data frame {@code psn} of WRITE {@code msn} continues, in order, a message this side placed its
+     * previous frame of ({@link ReceiveRun}): the queue pair works and belongs to {@code pool}, the frame is the
+     * very one expected next, and the message is in progress with the region its first frame looked up, still
+     * registered. The run's frame is then, but for the checks its predecessor passed, what {@link #onData} takes.
+     */
+    boolean continues(int psn, int msn, PeerPool pool) {
+        QpState state = qp.state();
+        if (state == QpState.ERROR || state == QpState.CLOSED || qp.pool != pool || psn != expectedPsn) {
+            return false;
+        }
+        int slot = msn & tableMask;
+        MemoryRegion mr = mRegion[slot];
+        return mState[slot] == IN_PROGRESS && mMsn[slot] == msn && mOp[slot] == Opcode.WRITE && mr != null
+                && mr.isValid();
+    }
+
+    /**
+     * Places a frame that {@link #continues} its run, as {@link #onData} would.
+     *
+     * @return true while the run goes on: the message is not complete and nothing failed
+     */
+    boolean onRunData(int msn, long offset, MemorySegment payload, long payloadOffset, int len, PeerPool pool,
+                      long now) {
+        int slot = msn & tableMask;
+        try {
+            MemorySegment.copy(payload, payloadOffset, mRegion[slot].segment(), mRel[slot] + offset, len);
+        } catch (RuntimeException closed) {
+            // The target memory was closed under a registered region: the bytes cannot be placed.
+            refuse(pool, Opcode.WRITE, msn, NakReason.REMOTE_OPERATION, CompletionStatus.LOCAL_PROTECTION_ERROR, now);
+            return false;
+        }
+        expectedPsn++;
+        while (bit(expectedPsn)) {
+            setBit(expectedPsn, false);
+            expectedPsn++;
+        }
+        mReceived[slot] += len;
+        boolean more = true;
+        if (mReceived[slot] >= mTotal[slot]) {
+            mState[slot] = COMPLETE;
+            completeInOrder();
+            more = false;
+        }
+        markDirty(pool);
+        return more;
     }
 
     private boolean recvPosted(int index) {

@@ -159,9 +159,14 @@ final class Rail {
 
     /** Every frame of the current epoch: the credit and echo in its header. */
     void onHeader(FrameView v, long now) {
+        onHeader(v.credit(), v.echo(), now);
+    }
+
+    /** As {@link #onHeader(FrameView, long)}, given the header's credit and echo. */
+    void onHeader(int credit, int echo, long now) {
         framesReceived++;
-        raiseCredit(v.credit(), now);
-        int outstanding = (unseqSent - v.echo()) & 0xFFFF;
+        raiseCredit(credit, now);
+        int outstanding = (unseqSent - echo) & 0xFFFF;
         if (outstanding < unseqSent - unseqConfirmed) {
             unseqConfirmed = unseqSent - outstanding;
         }
@@ -173,6 +178,11 @@ final class Rail {
             lastProgressAt = now;
             probeBackoff = 0;
         }
+    }
+
+    /** Whether {@code seq} is the very sequence this rail expects next (so {@link #acceptSequenced} takes it). */
+    boolean expectsNext(int seq) {
+        return seq == rxPosition && window > 0;
     }
 
     /**

@@ -1,0 +1,114 @@
+package io.xdlink.rails.verbs;
+
+import io.xdlink.rails.frame.FrameFlags;
+import io.xdlink.rails.frame.FrameLayout;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The short way in for a WRITE's frames that follow each other in order on one rail within one poll, as a bulk
+ * transfer's do: a frame that is, word for word, what its predecessor announces (the same opcode, flags, epoch, queue
+ * pair, message, total, key and address; the next rail sequence, packet sequence and offset) needs none of the
+ * checks its predecessor passed again. Its header is read and compared, its credit, echo and length taken, and it is
+ * booked and placed as the full path would; anything else (another rail, another message, a frame out of order, a
+ * queue pair or region no longer usable) goes the full way. Only frames whose CRC is not checked take it (a transport
+ * that delivers intact), and a run ends with every poll, so nothing done between polls goes unseen.
+ */
+final class ReceiveRun {
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final long LOW = 0xFFFF_FFFFL;
+
+    private final DeviceEngine engine;
+    /** The queue pair the run places into; null when there is no run. */
+    private QpReceiver receiver;
+    private Rail rail;
+    private int headLength;
+    /** The next frame's header words as the run expects them. */
+    private long first;
+    private long qpnMsn;
+    private long psnOffset;
+    private long totalKey;
+    private long raddr;
+
+    ReceiveRun(DeviceEngine engine) {
+        this.engine = engine;
+    }
+
+    void end() {
+        receiver = null;
+        rail = null;
+    }
+
+    /**
+     * The full path just placed the frame at {@code o} of {@code head}, a WRITE's frame in order that did not finish
+     * its message: the frame after it may continue the run.
+     */
+    void begin(Rail rail, QpReceiver receiver, MemorySegment head, long o, int headLength, int payloadLength) {
+        long w0 = head.get(WORD, o + FrameLayout.OFF_VERSION);
+        this.first = next(w0);
+        this.qpnMsn = head.get(WORD, o + FrameLayout.OFF_QPN);
+        this.psnOffset = nextPsnOffset(head.get(WORD, o + FrameLayout.OFF_PSN), payloadLength);
+        this.totalKey = head.get(WORD, o + FrameLayout.OFF_TOTAL);
+        this.raddr = head.get(WORD, o + FrameLayout.OFF_RADDR);
+        this.headLength = headLength;
+        this.rail = rail;
+        this.receiver = receiver;
+    }
+
+    /** The common header's first word with the rail sequence in its low half one further. */
+    private static long next(long first) {
+        return (first & ~LOW) | ((first + 1) & LOW);
+    }
+
+    private static long nextPsnOffset(long psnOffset, int length) {
+        return ((psnOffset >>> 32) + 1) << 32 | ((psnOffset + length) & LOW);
+    }
+
+    /**
+     * Takes the frame in two parts if it continues the run.
+     *
+     * @return false when it does not: nothing was done, and the frame goes the full way
+     */
+    boolean take(Rail rail, MemorySegment head, long o, int headLength, MemorySegment payload, long payloadOffset,
+                 int payloadLength, long now) {
+        QpReceiver r = receiver;
+        if (r == null || rail != this.rail || headLength != this.headLength || o < 0
+                || o > head.byteSize() - headLength || payloadLength <= 0 || payloadOffset < 0
+                || payloadOffset > payload.byteSize() - payloadLength) {
+            return false;
+        }
+        long w0 = head.get(WORD, o + FrameLayout.OFF_VERSION);
+        long w1 = head.get(WORD, o + FrameLayout.OFF_CREDIT);
+        long wq = head.get(WORD, o + FrameLayout.OFF_QPN);
+        long wp = head.get(WORD, o + FrameLayout.OFF_PSN);
+        long wt = head.get(WORD, o + FrameLayout.OFF_TOTAL);
+        long wr = head.get(WORD, o + FrameLayout.OFF_RADDR);
+        long offset = wp & LOW;
+        if (w0 != first || wq != qpnMsn || wp != psnOffset || wt != totalKey || wr != raddr
+                || ((int) w1 & 0xFFFF) != payloadLength || offset + payloadLength > wt >>> 32) {
+            return false;
+        }
+        int seq = (int) w0;
+        int psn = (int) (wp >>> 32);
+        int msn = (int) wq;
+        PeerPool pool = rail.pool;
+        if (rail.state != Rail.State.UP || pool == null || !rail.expectsNext(seq) || !r.continues(psn, msn, pool)) {
+            return false;
+        }
+        // From here on the frame is booked exactly as DeviceEngine.dispatch and QpReceiver.onData book it.
+        first = next(w0);
+        psnOffset = nextPsnOffset(wp, payloadLength);
+        rail.onHeader((int) (w1 >>> 32), (int) (w1 >>> 16) & 0xFFFF, now);
+        rail.acceptSequenced(seq, now);
+        rail.dataFramesReceived++;
+        engine.dataFramesReceived++;
+        engine.runFrames++;
+        pool.onDataReceived(FrameFlags.has((int) (w0 >>> 40) & 0xFF, FrameFlags.ACK_REQUEST), now);
+        if (!r.onRunData(msn, offset, payload, payloadOffset, payloadLength, pool, now)) {
+            end();
+        }
+        return true;
+    }
+}
