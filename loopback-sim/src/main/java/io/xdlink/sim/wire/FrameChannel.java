@@ -72,14 +72,16 @@ public final class FrameChannel {
     /** Frames of at most {@link #HEAD_BYTES} and heads of frames in two parts, by slot number; made on first use. */
     private MemorySegment heads;
     private final int[] slotOf;
-    private final int[] lengthOf;
+    /**
+     * Each entry's shape in one word (see {@link #shape}): its length in the ring, the length of a payload carried
+     * by reference, whether it lies in the compact head area, and whether it was dropped. One array written per
+     * frame sent and read per frame taken, where separate arrays would cost a store and a load each.
+     */
+    private final int[] shapeOf;
     private final long[] arrivalOf;
     /** A frame carried in two parts: its payload where the sender keeps it (null for a frame laid out whole). */
     private final MemorySegment[] payloadOf;
     private final long[] payloadAtOf;
-    private final int[] payloadLengthOf;
-    /** The frame (or head) lies in the compact head area rather than its own slot. */
-    private final boolean[] compactOf;
 
     // Sender's side. `tail` is the count of published frames; a held frame sits unpublished at position tail.
     private long tail;
@@ -144,15 +146,35 @@ public final class FrameChannel {
         this.capacity = e2e ? rxRingFrames + 2 : rxRingFrames + txRingFrames + 2;
         this.slots = new SlotMemory(capacity);
         this.slotOf = new int[capacity];
-        this.lengthOf = new int[capacity];
+        this.shapeOf = new int[capacity];
         this.arrivalOf = new long[capacity];
         this.payloadOf = new MemorySegment[capacity];
         this.payloadAtOf = new long[capacity];
-        this.payloadLengthOf = new int[capacity];
-        this.compactOf = new boolean[capacity];
         for (int i = 0; i < capacity; i++) {
             slotOf[i] = i;
         }
+    }
+
+    private static final int LENGTH_BITS = 13;
+    private static final int LENGTH_MASK = (1 << LENGTH_BITS) - 1;
+    private static final int COMPACT = 1 << (2 * LENGTH_BITS);
+    private static final int DROPPED = COMPACT << 1;
+
+    /**
+     * An entry's shape: {@code length} bytes in the ring (a whole frame, or a head), {@code payloadLength} bytes of
+     * payload carried by reference beside it, both at most {@link RailTransport#MAX_FRAME_BYTES}, and whether it lies
+     * in the compact head area.
+     */
+    private static int shape(int length, int payloadLength, boolean compact) {
+        return length | payloadLength << LENGTH_BITS | (compact ? COMPACT : 0);
+    }
+
+    private static int lengthIn(int shape) {
+        return shape & LENGTH_MASK;
+    }
+
+    private static int payloadLengthIn(int shape) {
+        return (shape >>> LENGTH_BITS) & LENGTH_MASK;
     }
 
     /**
@@ -307,12 +329,11 @@ public final class FrameChannel {
             if (to == null) {
                 to = heads = MemorySegment.ofArray(new byte[capacity * HEAD_BYTES]);
             }
-            writer.write(to, (long) slotOf[p] * HEAD_BYTES);
+            // A plain channel never reorders its entries, so each keeps the slot of its own index.
+            writer.write(to, (long) p * HEAD_BYTES);
             payloadOf[p] = payload;
             payloadAtOf[p] = payloadOffset;
-            payloadLengthOf[p] = payloadLength;
-            compactOf[p] = true;
-            lengthOf[p] = headLength;
+            shapeOf[p] = shape(headLength, payloadLength, true);
             // arrivalOf stays as it was: without pacing the receiver takes every frame whatever its arrival says.
         } else {
             write(p, frame, writer, headLength, payload, payloadOffset, payloadLength, Long.MIN_VALUE, false);
@@ -370,68 +391,58 @@ public final class FrameChannel {
         }
         payloadOf[p] = split ? payload : null;
         payloadAtOf[p] = payloadOffset;
-        payloadLengthOf[p] = split ? payloadLength : 0;
-        compactOf[p] = compact;
         if (corrupt) {
             long bit = faults.bitToFlip(length);
             byte b = to.get(ValueLayout.JAVA_BYTE, at + (bit >>> 3));
             to.set(ValueLayout.JAVA_BYTE, at + (bit >>> 3), (byte) (b ^ (1 << (bit & 7))));
             corrupted++;
         }
-        lengthOf[p] = length;
+        shapeOf[p] = shape(length, split ? payloadLength : 0, compact);
         arrivalOf[p] = arrival;
     }
 
     /** Where the entry at index {@code p} lies: in the compact head area, or its own 4096-byte slot. */
     private MemorySegment memoryOf(int p) {
-        return compactOf[p] ? heads : slots.forWriting(slotOf[p]);
+        return (shapeOf[p] & COMPACT) != 0 ? heads : slots.forWriting(slotOf[p]);
     }
 
     private long offsetOf(int p) {
-        return compactOf[p] ? (long) slotOf[p] * HEAD_BYTES : 0;
+        return (shapeOf[p] & COMPACT) != 0 ? (long) slotOf[p] * HEAD_BYTES : 0;
     }
 
     private void copySlot(long from, long to) {
         int a = index(from);
         int b = index(to);
-        compactOf[b] = compactOf[a];
-        MemorySegment.copy(memoryOf(a), offsetOf(a), memoryOf(b), offsetOf(b), lengthOf[a]);
-        lengthOf[b] = lengthOf[a];
+        shapeOf[b] = shapeOf[a];
+        MemorySegment.copy(memoryOf(a), offsetOf(a), memoryOf(b), offsetOf(b), lengthIn(shapeOf[a]));
         arrivalOf[b] = arrivalOf[a];
         payloadOf[b] = payloadOf[a];
         payloadAtOf[b] = payloadAtOf[a];
-        payloadLengthOf[b] = payloadLengthOf[a];
     }
 
     /** Moves the entry at {@code position} behind the {@code count} entries after it (all unpublished). */
     private void rotateBehind(long position, int count) {
         int first = index(position);
         int slot = slotOf[first];
-        int length = lengthOf[first];
+        int shape = shapeOf[first];
         long arrival = arrivalOf[first];
         MemorySegment payload = payloadOf[first];
         long payloadAt = payloadAtOf[first];
-        int payloadLength = payloadLengthOf[first];
-        boolean compact = compactOf[first];
         for (int i = 0; i < count; i++) {
             int to = index(position + i);
             int from = index(position + i + 1);
             slotOf[to] = slotOf[from];
-            lengthOf[to] = lengthOf[from];
+            shapeOf[to] = shapeOf[from];
             arrivalOf[to] = arrivalOf[from];
             payloadOf[to] = payloadOf[from];
             payloadAtOf[to] = payloadAtOf[from];
-            payloadLengthOf[to] = payloadLengthOf[from];
-            compactOf[to] = compactOf[from];
         }
         int last = index(position + count);
         slotOf[last] = slot;
-        lengthOf[last] = length;
+        shapeOf[last] = shape;
         arrivalOf[last] = arrival;
         payloadOf[last] = payload;
         payloadAtOf[last] = payloadAt;
-        payloadLengthOf[last] = payloadLength;
-        compactOf[last] = compact;
     }
 
     private void publish(long newTail, boolean wake) {
@@ -477,6 +488,9 @@ public final class FrameChannel {
         }
         boolean closedBefore = senderClosed;
         long available = (long) TAIL.getAcquire(this);
+        if (plain) {
+            return pollPlain(receiver, limit, closedBefore, available);
+        }
         long now = bucket == null ? Long.MAX_VALUE : wire.clock().now();
         long h = head;
         if (!e2e) {
@@ -492,33 +506,81 @@ public final class FrameChannel {
                     pollWakeCovered = waker.wakeLater(arrival, now, pollWakeCovered, receiverWake);
                     break;
                 }
-                int length = lengthOf[p];
+                int shape = shapeOf[p];
                 MemorySegment payload = payloadOf[p];
                 payloadOf[p] = null; // the ring keeps no hold on the sender's memory once the frame is gone
                 int slot = slotOf[p];
-                boolean compact = compactOf[p];
                 long payloadAt = payloadAtOf[p];
-                int payloadLength = payloadLengthOf[p];
                 h++;
                 if (++p == capacity) {
                     p = 0;
                 }
-                if (length >= 0) {
+                if ((shape & DROPPED) == 0) {
                     if (!e2e) {
                         acceptedWaiting--;
                     }
                     delivered++;
                     handed++;
+                    boolean compact = (shape & COMPACT) != 0;
                     MemorySegment memory = compact ? heads : slots.forReading(slot);
                     long at = compact ? (long) slot * HEAD_BYTES : 0;
                     if (payload == null) {
-                        receiver.onFrame(memory, at, length);
+                        receiver.onFrame(memory, at, lengthIn(shape));
                     } else {
-                        receiver.onFrame(memory, at, length, payload, payloadAt, payloadLength);
+                        receiver.onFrame(memory, at, lengthIn(shape), payload, payloadAt, payloadLengthIn(shape));
                     }
                 }
             }
         } finally {
+            head = h;
+            HEAD.setRelease(this, h);
+        }
+        if (senderWaiting && handed > 0) {
+            senderWaiting = false;
+            Runnable w = senderWake;
+            if (w != null) {
+                w.run();
+            }
+        }
+        if (handed == 0 && closedBefore && h == available) {
+            throw new RailClosedException("the peer closed the rail");
+        }
+        return handed;
+    }
+
+    /**
+     * {@link #poll} on a {@link #plain} channel: every published entry has arrived (no pacing), none was dropped (end
+     * to end flow control) and each lies at its own index's slot (nothing is held back and reordered), so only the
+     * entry's shape and payload are read.
+     */
+    private int pollPlain(RailTransport.FrameReceiver receiver, int limit, boolean closedBefore, long available) {
+        long h = head;
+        int p = index(h);
+        int handed = 0;
+        int n = (int) Math.min(limit, available - h);
+        try {
+            while (handed < n) {
+                int shape = shapeOf[p];
+                MemorySegment payload = payloadOf[p];
+                payloadOf[p] = null; // the ring keeps no hold on the sender's memory once the frame is gone
+                long payloadAt = payloadAtOf[p];
+                int at = p;
+                if (++p == capacity) {
+                    p = 0;
+                }
+                h++;
+                handed++;
+                if ((shape & COMPACT) == 0) {
+                    receiver.onFrame(slots.forReading(at), 0, lengthIn(shape));
+                } else if (payload == null) {
+                    receiver.onFrame(heads, (long) at * HEAD_BYTES, lengthIn(shape));
+                } else {
+                    receiver.onFrame(heads, (long) at * HEAD_BYTES, lengthIn(shape), payload, payloadAt,
+                            payloadLengthIn(shape));
+                }
+            }
+        } finally {
+            delivered += handed;
             head = h;
             HEAD.setRelease(this, h);
         }
@@ -548,7 +610,7 @@ public final class FrameChannel {
                 break;
             }
             if (waiting >= rxRingFrames) {
-                lengthOf[p] = -1;
+                shapeOf[p] |= DROPPED;
                 overflowAtReceive++;
             } else {
                 waiting++;
