@@ -34,6 +34,10 @@ final class NativeTables {
     static final MethodHandle closeRecv;
     static final MethodHandle closeListen;
     static final MethodHandle finalizeContext;
+    /** The table's isend, irecv and test as function pointers, for a C host's loop ({@link CHostPingPong}). */
+    static final MemorySegment ISEND_FN;
+    static final MemorySegment IRECV_FN;
+    static final MemorySegment TEST_FN;
 
     static {
         SymbolLookup lib = SymbolLookup.libraryLookup(NativeTablesSide.SO.toAbsolutePath(), Arena.global());
@@ -54,6 +58,9 @@ final class NativeTables {
         closeRecv = slot(table, 15, FunctionDescriptor.of(JAVA_INT, ADDRESS));
         closeListen = slot(table, 16, FunctionDescriptor.of(JAVA_INT, ADDRESS));
         finalizeContext = slot(table, 20, FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        ISEND_FN = table.getAtIndex(ADDRESS, 10);
+        IRECV_FN = table.getAtIndex(ADDRESS, 11);
+        TEST_FN = table.getAtIndex(ADDRESS, 13);
     }
 
     private NativeTables() {

@@ -119,6 +119,22 @@ final class NativeTablesSide implements PingPongSide {
         return test(sendRequest);
     }
 
+    /**
+     * Writes what a C host's loop needs of this side into {@code into} (six pointers): send comm, receive comm,
+     * the 8-byte send buffer and its memory handle, the 8-byte receive buffer and its memory handle.
+     */
+    void describe(MemorySegment into) {
+        MemorySegment[] parts = {send, recv, out, outMh, data.get(ADDRESS, 0), mhs.get(ADDRESS, 0)};
+        for (int i = 0; i < parts.length; i++) {
+            into.setAtIndex(ADDRESS, i, parts[i]);
+        }
+    }
+
+    /** The receive this side posted last (NULL before any): a request nothing completes, once it is idle. */
+    MemorySegment postedReceive() {
+        return receiveRequest.get(ADDRESS, 0);
+    }
+
     /** How many isend() calls this side has made, retries included. */
     long sends() {
         return sends;

@@ -18,7 +18,8 @@ final class HandleTable {
     /** At most this many handles live at once (2^26). */
     static final int CAPACITY = PAGE_SIZE * MAX_PAGES;
 
-    private record Entry(long id, Object value) {
+    /** A live id's value, and the block it was handed out from (null for the shared slots). */
+    private record Entry(long id, Object value, Block block) {
     }
 
     private final AtomicReferenceArray<AtomicReferenceArray<Entry>> pages = new AtomicReferenceArray<>(MAX_PAGES);
@@ -33,25 +34,138 @@ final class HandleTable {
         if (freeCount > 0) {
             index = free[--freeCount];
         } else {
-            if (nextIndex >= CAPACITY) {
-                throw new IllegalStateException("more than " + CAPACITY + " live handles");
-            }
-            index = nextIndex++;
-            if (index >= slotGeneration.length) {
-                slotGeneration = java.util.Arrays.copyOf(slotGeneration, Math.min(CAPACITY, slotGeneration.length * 2));
+            index = fresh(1);
+        }
+        return store(index, nextGeneration(slotGeneration, index), kind, value, null);
+    }
+
+    /**
+     * A run of {@link Block#SLOTS} ids for one owner (a comm's requests), handed out by {@link
+     * #add(Block, Kind, Object)} and taken back by {@link #remove} under the block's own lock. A comm's host
+     * thread then never takes this table's lock nor writes a cache line that another comm's thread writes: the
+     * table's free list, the generations and the page entries of one block are its own, as are the mirror entries
+     * of its ids ({@link RequestMirror} keeps an entry per index).
+     */
+    synchronized Block block() {
+        int base = fresh(Block.SLOTS);
+        int[] generations = new int[Block.SLOTS];
+        for (int i = 0; i < Block.SLOTS; i++) {
+            generations[i] = slotGeneration[base + i];
+        }
+        return new Block(base, generations);
+    }
+
+    /** Stores a value under one of the block's ids; falls back to the shared slots when the block is full. */
+    long add(Block block, Kind kind, Object value) {
+        synchronized (block) {
+            if (block.freeCount > 0 && !block.closed) {
+                int slot = block.free[--block.freeCount];
+                block.live++;
+                return store(block.base + slot, nextGeneration(block.generations, slot), kind, value, block);
             }
         }
-        int generation = ++slotGeneration[index] & 0x7FFF_FFFF;
+        return add(kind, value);
+    }
+
+    /** Takes a live id of a block back into it (under the block's lock only). */
+    private Object removeFromBlock(Block block, long id, Kind kind) {
+        boolean drained;
+        Object value;
+        synchronized (block) {
+            // Looked up again under the lock: another thread may have removed it in the meantime.
+            Entry e = entry(id, kind);
+            if (e == null) {
+                return null;
+            }
+            int index = index(id);
+            pages.get(index >>> PAGE_BITS).set(index & (PAGE_SIZE - 1), null);
+            block.free[block.freeCount++] = index - block.base;
+            block.live--;
+            drained = block.closed && block.live == 0 && !block.returned;
+            block.returned |= drained;
+            value = e.value;
+        }
+        if (drained) {
+            giveBack(block);
+        }
+        return value;
+    }
+
+    /**
+     * The block's owner is gone: its ids go back to the shared slots once the last one still live is removed (a
+     * host may test a request after closing its comm).
+     */
+    void close(Block block) {
+        boolean drained;
+        synchronized (block) {
+            block.closed = true;
+            drained = block.live == 0 && !block.returned;
+            block.returned |= drained;
+        }
+        if (drained) {
+            giveBack(block);
+        }
+    }
+
+    private synchronized void giveBack(Block block) {
+        for (int i = Block.SLOTS - 1; i >= 0; i--) {
+            slotGeneration[block.base + i] = block.generations[i];
+            pushFree(block.base + i);
+        }
+    }
+
+    /** Indices never used before: one, or an aligned run of {@code count} (skipped ones go to the free list). */
+    private int fresh(int count) {
+        int index = count == 1 ? nextIndex : (nextIndex + count - 1) & -count;
+        if (index + count > CAPACITY) {
+            throw new IllegalStateException("more than " + CAPACITY + " live handles");
+        }
+        for (int skipped = nextIndex; skipped < index; skipped++) {
+            pushFree(skipped);
+        }
+        nextIndex = index + count;
+        if (nextIndex > slotGeneration.length) {
+            int length = slotGeneration.length;
+            while (length < nextIndex) {
+                length *= 2;
+            }
+            slotGeneration = java.util.Arrays.copyOf(slotGeneration, Math.min(CAPACITY, length));
+        }
+        return index;
+    }
+
+    private void pushFree(int index) {
+        if (freeCount == free.length) {
+            free = java.util.Arrays.copyOf(free, free.length * 2);
+        }
+        free[freeCount++] = index;
+    }
+
+    private static int nextGeneration(int[] generations, int i) {
+        int generation = ++generations[i] & 0x7FFF_FFFF;
         if (generation == 0) {
-            generation = slotGeneration[index] = 1;
+            generation = generations[i] = 1;
         }
+        return generation;
+    }
+
+    private long store(int index, int generation, Kind kind, Object value, Block block) {
         long id = ((long) generation << 32) | ((long) index << 3) | (kind.ordinal() + 1);
-        page(index).set(index & (PAGE_SIZE - 1), new Entry(id, value));
+        page(index).set(index & (PAGE_SIZE - 1), new Entry(id, value, block));
         return id;
+    }
+
+    private static int index(long id) {
+        return (int) ((id >>> 3) & 0x1FFF_FFFFL);
     }
 
     /** The value of a live id of this kind, or null. */
     Object get(long id, Kind kind) {
+        Entry e = entry(id, kind);
+        return e == null ? null : e.value;
+    }
+
+    private Entry entry(long id, Kind kind) {
         if ((id & 7) != kind.ordinal() + 1) {
             return null;
         }
@@ -64,31 +178,70 @@ final class HandleTable {
             return null;
         }
         Entry e = page.get((int) (index & (PAGE_SIZE - 1)));
-        return e != null && e.id == id ? e.value : null;
+        return e != null && e.id == id ? e : null;
     }
 
-    /** Removes a live id of this kind; returns its value, or null when it was not live. */
-    synchronized Object remove(long id, Kind kind) {
-        Object value = get(id, kind);
-        if (value == null) {
+    /** Removes a live id of this kind (into its block, if it came from one); returns its value, or null. */
+    Object remove(long id, Kind kind) {
+        Entry e = entry(id, kind);
+        if (e == null) {
             return null;
         }
-        int index = (int) ((id >>> 3) & 0x1FFF_FFFFL);
-        pages.get(index >>> PAGE_BITS).set(index & (PAGE_SIZE - 1), null);
-        if (freeCount == free.length) {
-            free = java.util.Arrays.copyOf(free, free.length * 2);
+        return e.block == null ? removeShared(id, kind) : removeFromBlock(e.block, id, kind);
+    }
+
+    private synchronized Object removeShared(long id, Kind kind) {
+        Entry e = entry(id, kind);
+        if (e == null) {
+            return null;
         }
-        free[freeCount++] = index;
-        return value;
+        int index = index(id);
+        pages.get(index >>> PAGE_BITS).set(index & (PAGE_SIZE - 1), null);
+        pushFree(index);
+        return e.value;
     }
 
     private AtomicReferenceArray<Entry> page(int index) {
         int p = index >>> PAGE_BITS;
         AtomicReferenceArray<Entry> page = pages.get(p);
-        if (page == null) {
-            page = new AtomicReferenceArray<>(PAGE_SIZE);
-            pages.set(p, page);
+        if (page != null) {
+            return page;
         }
-        return page;
+        // A block's first add runs under the block's lock only: pages are made under the table's.
+        synchronized (this) {
+            page = pages.get(p);
+            if (page == null) {
+                page = new AtomicReferenceArray<>(PAGE_SIZE);
+                pages.set(p, page);
+            }
+            return page;
+        }
+    }
+
+    /** One owner's run of ids; see {@link #block()}. Its fields are guarded by its own monitor. */
+    static final class Block {
+        /** Ids per block: the 32 requests a comm may have in flight, and as many reported but not yet swept. */
+        static final int SLOTS = 64;
+        private final int base;
+        private final int[] generations;
+        private final int[] free = new int[SLOTS];
+        private int freeCount;
+        private int live;
+        private boolean closed;
+        private boolean returned;
+
+        private Block(int base, int[] generations) {
+            this.base = base;
+            this.generations = generations;
+            // Lowest slot first: a comm with few requests keeps reusing the same few mirror entries.
+            for (int i = SLOTS - 1; i >= 0; i--) {
+                free[freeCount++] = i;
+            }
+        }
+
+        /** Ids of this block now live, for tests. */
+        synchronized int live() {
+            return live;
+        }
     }
 }

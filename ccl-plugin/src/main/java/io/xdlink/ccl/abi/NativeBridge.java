@@ -93,8 +93,8 @@ public final class NativeBridge {
 
     /**
      * How many {@code test()} calls have reached Java through the shim in this process: the shim answers a request
-     * that is surely not done by itself, so this grows by about one per request, not one per call. Exact while one
-     * thread tests; for tests and diagnostics.
+     * that is surely not done by itself, so this grows by about one per request, not one per call. Exact once the
+     * calls counted have returned; for tests and diagnostics.
      */
     public static long testUpcalls() {
         return NativeEntryPoints.testCalls();
@@ -102,7 +102,7 @@ public final class NativeBridge {
 
     /**
      * How many {@code isend()} calls have reached Java through the shim in this process: the shim tells a send
-     * whose comm surely has no advertised receive to retry by itself. Exact while one thread sends.
+     * whose comm surely has no advertised receive to retry by itself. Exact once the calls counted have returned.
      */
     public static long isendUpcalls() {
         return NativeEntryPoints.isendCalls();

@@ -21,6 +21,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -48,27 +49,34 @@ final class NativeEntryPoints {
     private static volatile CclNet net;
     private static long legacyContext;
     /**
-     * Calls of {@link #test} so far: plain increments, exact while one thread tests, approximate when several do
-     * (a shared atomic counter would cost every host thread a contended cache line per call).
+     * Calls of {@link #test} so far. Striped: host threads calling on different cores each add to a cell of their
+     * own, so counting never moves a cache line between them (a plain shared field did, next to {@link #net},
+     * which every call reads).
      */
-    private static long testCalls;
+    private static final LongAdder TEST_CALLS = new LongAdder();
 
-    /** Calls of {@link #isend} so far, counted like {@link #testCalls}. */
-    private static long isendCalls;
+    /** Calls of {@link #isend} so far, counted like {@link #TEST_CALLS}. */
+    private static final LongAdder ISEND_CALLS = new LongAdder();
 
     private NativeEntryPoints() {
     }
 
     static long testCalls() {
-        return testCalls;
+        return TEST_CALLS.sum();
     }
 
     static long isendCalls() {
-        return isendCalls;
+        return ISEND_CALLS.sum();
     }
 
-    /** A send or receive comm as native code holds it: the comm and the requests it handed out. */
-    private record NativeComm(Comm comm, Outstanding outstanding) {
+    /**
+     * A send or receive comm as native code holds it: the comm, the requests it handed out, and the block of ids
+     * they get, so one comm's host thread never writes where another's does.
+     */
+    private record NativeComm(Comm comm, Outstanding outstanding, HandleTable.Block requests) {
+        static NativeComm of(Comm comm) {
+            return new NativeComm(comm, new Outstanding(), HANDLES.block());
+        }
     }
 
     /**
@@ -79,7 +87,7 @@ final class NativeEntryPoints {
         if (r == null) {
             return 0;
         }
-        long id = HANDLES.add(Kind.REQUEST, r);
+        long id = HANDLES.add(owner.requests(), Kind.REQUEST, r);
         if (r instanceof EngineRequest e) {
             REQUESTS.publish(id, e);
             owner.outstanding().add(id);
@@ -225,7 +233,7 @@ final class NativeEntryPoints {
             if (c == null) {
                 return 0;
             }
-            long id = HANDLES.add(Kind.SEND, new NativeComm(c, new Outstanding()));
+            long id = HANDLES.add(Kind.SEND, NativeComm.of(c));
             if (c instanceof SendEndpoint s) {
                 REQUESTS.publishSendComm(id, s.attention());
             }
@@ -238,7 +246,7 @@ final class NativeEntryPoints {
     static long accept(long listenId) {
         try {
             RecvComm c = net().accept(lookup(listenId, Kind.LISTEN, ListenComm.class, "listen comm"));
-            return c == null ? 0 : HANDLES.add(Kind.RECV, new NativeComm(c, new Outstanding()));
+            return c == null ? 0 : HANDLES.add(Kind.RECV, NativeComm.of(c));
         } catch (Throwable t) {
             return fail("accept", t);
         }
@@ -269,7 +277,7 @@ final class NativeEntryPoints {
     }
 
     static long isend(long commId, MemorySegment data, long size, int tag, long mhId) {
-        isendCalls++;
+        ISEND_CALLS.increment();
         try {
             NativeComm c = nativeComm(commId, Kind.SEND, "send comm");
             MemoryHandle mh = lookup(mhId, Kind.MEMORY, MemoryHandle.class, "memory handle");
@@ -339,7 +347,7 @@ final class NativeEntryPoints {
     }
 
     static long test(long requestId, MemorySegment sizes) {
-        testCalls++;
+        TEST_CALLS.increment();
         try {
             Request r = lookup(requestId, Kind.REQUEST, Request.class, "request");
             // A host polls test() in a loop: no allocation per call, and none at all when it wants no sizes.
@@ -373,9 +381,11 @@ final class NativeEntryPoints {
             NativeComm c = nativeComm(id, Kind.SEND, "send comm");
             REQUESTS.retire(id);
             HANDLES.remove(id, Kind.SEND);
-            net().closeSend((SendComm) c.comm());
-            // What the shim reported is forgotten now; what it did not, the host's tests still release.
-            c.outstanding().sweep(REQUESTS, HANDLES);
+            try {
+                net().closeSend((SendComm) c.comm());
+            } finally {
+                forget(c);
+            }
             return 0;
         } catch (Throwable t) {
             return fail("closeSend", t);
@@ -386,12 +396,24 @@ final class NativeEntryPoints {
         try {
             NativeComm c = nativeComm(id, Kind.RECV, "receive comm");
             HANDLES.remove(id, Kind.RECV);
-            net().closeRecv((RecvComm) c.comm());
-            c.outstanding().sweep(REQUESTS, HANDLES);
+            try {
+                net().closeRecv((RecvComm) c.comm());
+            } finally {
+                forget(c);
+            }
             return 0;
         } catch (Throwable t) {
             return fail("closeRecv", t);
         }
+    }
+
+    /**
+     * A closed comm's requests: what the shim reported is forgotten now; what it did not, the host's tests still
+     * release, and the comm's block of ids goes back once the last of them is.
+     */
+    private static void forget(NativeComm c) {
+        c.outstanding().sweep(REQUESTS, HANDLES);
+        HANDLES.close(c.requests());
     }
 
     static long closeListen(long id) {
