@@ -21,7 +21,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -48,15 +47,11 @@ final class NativeEntryPoints {
     private static volatile CclLog log = CclLog.system();
     private static volatile CclNet net;
     private static long legacyContext;
-    /**
-     * Calls of {@link #test} so far. Striped: host threads calling on different cores each add to a cell of their
-     * own, so counting never moves a cache line between them (a plain shared field did, next to {@link #net},
-     * which every call reads).
-     */
-    private static final LongAdder TEST_CALLS = new LongAdder();
+    /** Calls of {@link #test} so far, counted per thread so that counting costs host threads no shared line. */
+    private static final CallCounter TEST_CALLS = new CallCounter();
 
     /** Calls of {@link #isend} so far, counted like {@link #TEST_CALLS}. */
-    private static final LongAdder ISEND_CALLS = new LongAdder();
+    private static final CallCounter ISEND_CALLS = new CallCounter();
 
     private NativeEntryPoints() {
     }
