@@ -1,6 +1,7 @@
 package io.xdlink.ccl.abi;
 
-import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * Opaque 64-bit ids for Java objects handed to native code as {@code void*}: {@code generation << 32 | index << 3
@@ -22,7 +23,15 @@ final class HandleTable {
     private record Entry(long id, Object value, Block block) {
     }
 
-    private final AtomicReferenceArray<AtomicReferenceArray<Entry>> pages = new AtomicReferenceArray<>(MAX_PAGES);
+    private static final VarHandle PAGE = MethodHandles.arrayElementVarHandle(Entry[][].class);
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Entry[].class);
+
+    /**
+     * Pages of slots, made on first use and published with release writes. Plain arrays rather than atomic-array
+     * objects: a lookup is on the path of every upcall, and each object it passes through is one more cache line,
+     * and often one more page, that a host thread coming back from {@code sched_yield} finds cold.
+     */
+    private final Entry[][] pages = new Entry[MAX_PAGES][];
     private int[] free = new int[1024];
     private int freeCount;
     private int nextIndex = 1;
@@ -78,7 +87,7 @@ final class HandleTable {
                 return null;
             }
             int index = index(id);
-            pages.get(index >>> PAGE_BITS).set(index & (PAGE_SIZE - 1), null);
+            SLOT.setRelease(page(index), index & (PAGE_SIZE - 1), (Entry) null);
             block.free[block.freeCount++] = index - block.base;
             block.live--;
             drained = block.closed && block.live == 0 && !block.returned;
@@ -151,7 +160,7 @@ final class HandleTable {
 
     private long store(int index, int generation, Kind kind, Object value, Block block) {
         long id = ((long) generation << 32) | ((long) index << 3) | (kind.ordinal() + 1);
-        page(index).set(index & (PAGE_SIZE - 1), new Entry(id, value, block));
+        SLOT.setRelease(page(index), index & (PAGE_SIZE - 1), new Entry(id, value, block));
         return id;
     }
 
@@ -173,11 +182,11 @@ final class HandleTable {
         if (index == 0 || index >= CAPACITY) {
             return null;
         }
-        AtomicReferenceArray<Entry> page = pages.get((int) (index >>> PAGE_BITS));
+        Entry[] page = (Entry[]) PAGE.getAcquire(pages, (int) (index >>> PAGE_BITS));
         if (page == null) {
             return null;
         }
-        Entry e = page.get((int) (index & (PAGE_SIZE - 1)));
+        Entry e = (Entry) SLOT.getAcquire(page, (int) (index & (PAGE_SIZE - 1)));
         return e != null && e.id == id ? e : null;
     }
 
@@ -196,23 +205,23 @@ final class HandleTable {
             return null;
         }
         int index = index(id);
-        pages.get(index >>> PAGE_BITS).set(index & (PAGE_SIZE - 1), null);
+        SLOT.setRelease(page(index), index & (PAGE_SIZE - 1), (Entry) null);
         pushFree(index);
         return e.value;
     }
 
-    private AtomicReferenceArray<Entry> page(int index) {
+    private Entry[] page(int index) {
         int p = index >>> PAGE_BITS;
-        AtomicReferenceArray<Entry> page = pages.get(p);
+        Entry[] page = (Entry[]) PAGE.getAcquire(pages, p);
         if (page != null) {
             return page;
         }
         // A block's first add runs under the block's lock only: pages are made under the table's.
         synchronized (this) {
-            page = pages.get(p);
+            page = (Entry[]) PAGE.getAcquire(pages, p);
             if (page == null) {
-                page = new AtomicReferenceArray<>(PAGE_SIZE);
-                pages.set(p, page);
+                page = new Entry[PAGE_SIZE];
+                PAGE.setRelease(pages, p, page);
             }
             return page;
         }

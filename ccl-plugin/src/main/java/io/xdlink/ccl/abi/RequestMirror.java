@@ -5,8 +5,8 @@ import io.xdlink.ccl.engine.EngineRequest;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -49,10 +49,14 @@ final class RequestMirror {
     private static final long GENERATION = 0xFFFF_FFFF_0000_0000L;
     private static final VarHandle WORD = JAVA_LONG.varHandle();
     private static final VarHandle PAGE = ADDRESS.varHandle();
+    private static final VarHandle SEGMENT = MethodHandles.arrayElementVarHandle(MemorySegment[].class);
 
     private final MemorySegment directory = Arena.global().allocate(ADDRESS.byteSize() * PAGES, 64);
-    /** The pages, written under the lock and read without it: a page once there stays for good. */
-    private final AtomicReferenceArray<MemorySegment> pages = new AtomicReferenceArray<>(PAGES);
+    /**
+     * The pages, written under the lock (with a release write) and read without it: a page once there stays for
+     * good. A plain array, for the reason {@link HandleTable}'s pages are one.
+     */
+    private final MemorySegment[] pages = new MemorySegment[PAGES];
 
     /** The directory's address: {@code PAGES} page addresses, 0 for a page not yet used. */
     long address() {
@@ -147,16 +151,16 @@ final class RequestMirror {
 
     private MemorySegment page(int index) {
         int p = index >>> PAGE_BITS;
-        MemorySegment page = pages.get(p);
+        MemorySegment page = (MemorySegment) SEGMENT.getAcquire(pages, p);
         if (page != null) {
             return page;
         }
         synchronized (pages) {
-            page = pages.get(p);
+            page = (MemorySegment) SEGMENT.getAcquire(pages, p);
             if (page == null) {
                 page = Arena.global().allocate(ENTRY_BYTES * PAGE_ENTRIES, 64);
-                pages.set(p, page);
                 PAGE.setRelease(directory, (long) p * ADDRESS.byteSize(), page);
+                SEGMENT.setRelease(pages, p, page);
             }
         }
         return page;
