@@ -47,9 +47,10 @@ typedef struct {
     isend_fn isend;
     irecv_fn irecv;
     test_fn test;
-    xpp_side_t near;
-    xpp_side_t far;
-    pthread_t echo;
+    /* Each side's own lines: the two threads write their sides' counters and requests on every call. */
+    _Alignas(128) xpp_side_t near;
+    _Alignas(128) xpp_side_t far;
+    _Alignas(128) pthread_t echo;
     atomic_int running;
     atomic_int echo_failure;
 } xpp_t;
@@ -138,10 +139,11 @@ static void *echo_main(void *arg) {
  * Returns the ping-pong, or NULL when memory or a thread could not be had.
  */
 XPP_EXPORT xpp_t *xdl_pingpong_open(void *const fns[3], void *const near[6], void *const far[6]) {
-    xpp_t *p = calloc(1, sizeof(*p));
+    xpp_t *p = aligned_alloc(128, (sizeof(*p) + 127) & ~(size_t)127);
     if (p == NULL) {
         return NULL;
     }
+    memset(p, 0, sizeof(*p));
     p->isend = (isend_fn)fns[0];
     p->irecv = (irecv_fn)fns[1];
     p->test = (test_fn)fns[2];
