@@ -535,17 +535,7 @@ public final class FrameChannel {
             head = h;
             HEAD.setRelease(this, h);
         }
-        if (senderWaiting && handed > 0) {
-            senderWaiting = false;
-            Runnable w = senderWake;
-            if (w != null) {
-                w.run();
-            }
-        }
-        if (handed == 0 && closedBefore && h == available) {
-            throw new RailClosedException("the peer closed the rail");
-        }
-        return handed;
+        return handedOver(handed, closedBefore && h == available);
     }
 
     /**
@@ -584,6 +574,16 @@ public final class FrameChannel {
             head = h;
             HEAD.setRelease(this, h);
         }
+        return handedOver(handed, closedBefore && h == available);
+    }
+
+    /**
+     * What both polls do once frames were handed over (receiver's thread): wake a sender that found the ring full,
+     * and report a closed channel once the sender closed it and everything it sent is gone.
+     *
+     * @param drainedAfterClose the sender had closed before this poll began and no frame is left
+     */
+    private int handedOver(int handed, boolean drainedAfterClose) {
         if (senderWaiting && handed > 0) {
             senderWaiting = false;
             Runnable w = senderWake;
@@ -591,7 +591,7 @@ public final class FrameChannel {
                 w.run();
             }
         }
-        if (handed == 0 && closedBefore && h == available) {
+        if (handed == 0 && drainedAfterClose) {
             throw new RailClosedException("the peer closed the rail");
         }
         return handed;
