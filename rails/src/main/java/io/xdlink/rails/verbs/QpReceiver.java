@@ -209,21 +209,40 @@ final class QpReceiver {
                 at = rel + v.offset();
             }
         }
+        boolean inOrder = psn == expectedPsn;
+        if (place(op, msn, slot, psn, v.payloadSegment(), v.payloadOffset(), target, at, len, pool, now) != REFUSED
+                && inOrder && op == Opcode.WRITE && target != null) {
+            engine.runCandidate = this; // its next frame may take the short way (ReceiveRun)
+        }
+    }
+
+    /** What {@link #place} did with a frame. */
+    private static final int REFUSED = 0;
+    private static final int PLACED = 1;
+    private static final int COMPLETED = 2;
+
+    /**
+     * Copies a data frame's payload to {@code at} of {@code target} and books it: its packet sequence, the
+     * message's bytes, the message's completion when this was its last. What {@link #onData} and
+     * {@link #onRunData} both do once a frame has passed their checks.
+     *
+     * @return {@link #REFUSED} when the target could not take the bytes (the message is refused), else
+     *         {@link #COMPLETED} when the frame finished its message, {@link #PLACED} when more is to come
+     */
+    private int place(Opcode op, int msn, int slot, int psn, MemorySegment payload, long payloadOffset,
+                      MemorySegment target, long at, int len, PeerPool pool, long now) {
         if (len > 0) {
             try {
-                MemorySegment.copy(v.payloadSegment(), v.payloadOffset(), target, at, len);
+                MemorySegment.copy(payload, payloadOffset, target, at, len);
             } catch (RuntimeException closed) {
                 // The target memory was closed under a registered region: the bytes cannot be placed.
                 refuse(pool, op, msn, NakReason.REMOTE_OPERATION, CompletionStatus.LOCAL_PROTECTION_ERROR, now);
-                return;
+                return REFUSED;
             }
         }
         if (psn == expectedPsn) {
             // In order, as nearly every frame is: its bit would be set only to be cleared at once.
             expectedPsn++;
-            if (op == Opcode.WRITE && target != null) {
-                engine.runCandidate = this; // its next frame may take the short way (ReceiveRun)
-            }
         } else {
             setBit(psn, true);
         }
@@ -232,11 +251,14 @@ final class QpReceiver {
             expectedPsn++;
         }
         mReceived[slot] += len;
+        int placed = PLACED;
         if (mReceived[slot] >= mTotal[slot]) {
             mState[slot] = COMPLETE;
             completeInOrder();
+            placed = COMPLETED;
         }
         markDirty(pool);
+        return placed;
     }
 
     /**
@@ -264,27 +286,9 @@ final class QpReceiver {
     boolean onRunData(int msn, long offset, MemorySegment payload, long payloadOffset, int len, PeerPool pool,
                       long now) {
         int slot = msn & tableMask;
-        try {
-            MemorySegment.copy(payload, payloadOffset, mRegion[slot].segment(), mRel[slot] + offset, len);
-        } catch (RuntimeException closed) {
-            // The target memory was closed under a registered region: the bytes cannot be placed.
-            refuse(pool, Opcode.WRITE, msn, NakReason.REMOTE_OPERATION, CompletionStatus.LOCAL_PROTECTION_ERROR, now);
-            return false;
-        }
-        expectedPsn++;
-        while (bit(expectedPsn)) {
-            setBit(expectedPsn, false);
-            expectedPsn++;
-        }
-        mReceived[slot] += len;
-        boolean more = true;
-        if (mReceived[slot] >= mTotal[slot]) {
-            mState[slot] = COMPLETE;
-            completeInOrder();
-            more = false;
-        }
-        markDirty(pool);
-        return more;
+        // continues() vouched that this frame is the one expected next.
+        return place(Opcode.WRITE, msn, slot, expectedPsn, payload, payloadOffset, mRegion[slot].segment(),
+                mRel[slot] + offset, len, pool, now) == PLACED;
     }
 
     private boolean recvPosted(int index) {
