@@ -57,7 +57,8 @@ final class CHostPingPong implements AutoCloseable {
     private final NativeTablesSide idle;
     private final MemorySegment pingPong;
     private final MemorySegment counts;
-    private MemorySegment times;
+    /** Where the C loop writes a batch's round-trip times; grown to the largest batch asked for. */
+    private MemorySegment times = MemorySegment.NULL;
 
     private CHostPingPong(NativeTablesSide near, NativeTablesSide far, NativeTablesSide idle, MemorySegment pingPong,
                           Arena arena) {
@@ -66,7 +67,6 @@ final class CHostPingPong implements AutoCloseable {
         this.idle = idle;
         this.pingPong = pingPong;
         this.counts = arena.allocate(JAVA_LONG, 2);
-        this.times = arena.allocate(JAVA_LONG, 1);
     }
 
     /**
