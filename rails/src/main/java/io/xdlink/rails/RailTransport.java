@@ -101,6 +101,26 @@ public interface RailTransport extends AutoCloseable {
         return offer(frame.asSlice(0, length));
     }
 
+    /**
+     * Offers up to {@code count} data frames of one run in two parts, as {@link #offer(int, FrameWriter,
+     * MemorySegment, long, int)} offers one: frame {@code i} is what {@code run} writes after
+     * {@link FrameRun#frame(int) frame(i)}, its payload {@link FrameRun#payloadLength()} bytes of {@code payload}
+     * from {@link FrameRun#payloadOffset()}. A bulk transfer's frames go this way, so a transport that carries
+     * payloads by reference can take a run with one look at its ring and publish it at once instead of frame by
+     * frame. Frames go in order and the first one refused ends the run; the default offers them one at a time.
+     *
+     * @return how many frames, from the first, were sent (0 when the transport cannot take any now)
+     * @throws RailClosedException when the rail is closed or failed; frames offered before it may have been sent
+     */
+    default int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
+        int sent = 0;
+        while (sent < count && run.frame(sent)
+                && offer(headLength, run, payload, run.payloadOffset(), run.payloadLength())) {
+            sent++;
+        }
+        return sent;
+    }
+
     /** Pushes out anything buffered; returns a count of work done (0 when idle). Never blocks. */
     default int flush() {
         return 0;
@@ -126,6 +146,25 @@ public interface RailTransport extends AutoCloseable {
     interface FrameWriter {
         /** Writes the whole frame into {@code buffer} from {@code offset} on. */
         void write(MemorySegment buffer, long offset);
+    }
+
+    /**
+     * The frames of a run for {@link #offerRun}: data frames of one request that follow each other and differ only
+     * in their sequence, packet sequence, offset, length and flags.
+     */
+    interface FrameRun extends FrameWriter {
+        /**
+         * Makes frame {@code i} of the run (0 is the first) the one {@link #write} writes next.
+         *
+         * @return false when the run stops before frame {@code i}: a frame before it found its payload unreadable
+         */
+        boolean frame(int i);
+
+        /** Where the current frame's payload starts in the run's payload segment. */
+        long payloadOffset();
+
+        /** The current frame's payload bytes. */
+        int payloadLength();
     }
 
     /** Receives frames from {@link #poll}. */

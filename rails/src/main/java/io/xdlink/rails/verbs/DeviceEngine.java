@@ -512,12 +512,18 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
     // ---------------------------------------------------------------- accounting
 
     void sentData(Rail rail, int len, long at) {
-        dataFramesSent++;
-        inflightBytes += len;
+        sentData(rail, 1, len, at);
+    }
+
+    /** {@code frames} data frames of {@code bytes} in all went out on {@code rail} and are in its log. */
+    void sentData(Rail rail, int frames, long bytes, long at) {
+        dataFramesSent += frames;
+        inflightBytes += bytes;
         if (inflightBytes > maxInflightBytes) {
             maxInflightBytes = inflightBytes;
         }
-        if (rail.log.unsettled() == 1) {
+        if (rail.log.unsettled() == frames) {
+            // The log was empty before them: the retransmission timer starts with them.
             armTimer(at + settings.retransmitNanos());
         }
     }
@@ -539,6 +545,15 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
 
     boolean budgetAllows(int len) {
         return inflightBytes == 0 || inflightBytes + len <= settings.inflightBytes();
+    }
+
+    /** How many frames of {@code len} bytes {@link #budgetAllows} lets go one after another now. */
+    long budgetRoom(int len) {
+        long limit = settings.inflightBytes();
+        if (inflightBytes == 0) {
+            return Math.max(1, limit / len);
+        }
+        return Math.max(0, (limit - inflightBytes) / len);
     }
 
     void queued(long frames) {

@@ -19,7 +19,7 @@ import java.util.UUID;
  * closed under the request) poisons the frame's version byte, so the peer drops it, and is reported in
  * {@link #sourceFailed}.
  */
-final class FrameOut implements RailTransport.FrameWriter {
+final class FrameOut implements RailTransport.FrameRun {
     private final FrameEncoder encoder = new FrameEncoder();
 
     Opcode op;
@@ -46,6 +46,16 @@ final class FrameOut implements RailTransport.FrameWriter {
     boolean sourceFailed;
     /** Write only the head (header and trailer): the payload travels by reference. */
     boolean split;
+
+    /** The run being offered ({@link #beginRun}): frame 0's sequence, packet sequence, offset and flags. */
+    private int runSeq;
+    private int runPsn;
+    private long runOffset;
+    private long runSource;
+    private int runFlags;
+    /** Payload bytes per frame of the run, and the frame that asks for an ACK (-1: none). */
+    private int runStride;
+    private int runAckAt;
 
     int nextSeq;
     int nakQpn;
@@ -99,6 +109,44 @@ final class FrameOut implements RailTransport.FrameWriter {
         this.offset = offset;
         this.sourceOffset = requestOffset + offset;
         this.split = false;
+    }
+
+    /**
+     * Makes the data frame described so far, its sequence set, frame 0 of a run: the frames after it are
+     * {@code stride} payload bytes apart, the request's last one possibly shorter, and frame {@code ackAt} alone
+     * asks for an acknowledgement. Its payload travels by reference.
+     */
+    void beginRun(int stride, int ackAt) {
+        runStride = stride;
+        runAckAt = ackAt;
+        runSeq = seq;
+        runPsn = psn;
+        runOffset = offset;
+        runSource = sourceOffset - offset;
+        runFlags = flags & ~FrameFlags.ACK_REQUEST;
+        split = true;
+    }
+
+    @Override
+    public boolean frame(int i) {
+        long at = runOffset + (long) i * runStride;
+        seq = runSeq + i;
+        psn = runPsn + i;
+        offset = at;
+        payloadLength = (int) Math.min(runStride, total - at);
+        sourceOffset = runSource + at;
+        flags = i == runAckAt ? runFlags | FrameFlags.ACK_REQUEST : runFlags;
+        return !sourceFailed;
+    }
+
+    @Override
+    public long payloadOffset() {
+        return sourceOffset;
+    }
+
+    @Override
+    public int payloadLength() {
+        return payloadLength;
     }
 
     /** Bytes of the head of a frame sent in two parts: its header and its trailer. */

@@ -217,9 +217,14 @@ final class PeerPool {
      * payload was readable).
      */
     private boolean sentFromBlock(Rail rail, FrameOut out, Block b, SendRequest w, int len) {
-        b.sent++;
-        rail.queuedBytes -= len;
-        engine.queued(-1);
+        return sentFromBlock(rail, out, b, w, 1, len);
+    }
+
+    /** As {@link #sentFromBlock(Rail, FrameOut, Block, SendRequest, int)} for {@code frames} of {@code bytes}. */
+    private boolean sentFromBlock(Rail rail, FrameOut out, Block b, SendRequest w, int frames, long bytes) {
+        b.sent += frames;
+        rail.queuedBytes -= bytes;
+        engine.queued(-frames);
         if (b.remaining() == 0) {
             if (rail.blocks.peek() == b) {
                 rail.blocks.poll();
@@ -250,7 +255,28 @@ final class PeerPool {
             if (!sender.windowAllows(w, psn) || !engine.budgetAllows(len)) {
                 break;
             }
-            out.nextFrame(engine.queuedFrames() == 1 ? FrameFlags.ACK_REQUEST : 0, psn, (long) k * w.payload, len,
+            long queued = engine.queuedFrames();
+            if (rail.byReference && w.local != null) {
+                // Every limit counted out at once: the frames they allow go to the transport in one offer.
+                int count = (int) Math.min(Math.min(Math.min(max - sent, b.remaining()), rail.dataRoom()),
+                        Math.min(sender.windowRoom(w, psn), engine.budgetRoom(w.payload)));
+                if (count > 1) {
+                    out.nextFrame(0, psn, (long) k * w.payload, len, w.offset);
+                    // Frame i leaves queued - i frames queued: the one that leaves the last asks for the ACK.
+                    int ackAt = queued <= count ? (int) queued - 1 : -1;
+                    int n = rail.sendDataRun(out, count, w.payload, ackAt, now);
+                    if (n == 0) {
+                        break;
+                    }
+                    sent += n;
+                    long bytes = Math.min(w.length, (long) (k + n) * w.payload) - (long) k * w.payload;
+                    if (!sentFromBlock(rail, out, b, w, n, bytes) || n < count) {
+                        break;
+                    }
+                    continue;
+                }
+            }
+            out.nextFrame(queued == 1 ? FrameFlags.ACK_REQUEST : 0, psn, (long) k * w.payload, len,
                     w.offset);
             if (!rail.sendData(out, now)) {
                 break;

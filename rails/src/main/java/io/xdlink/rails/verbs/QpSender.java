@@ -109,6 +109,14 @@ final class QpSender {
         return w.msn - completedMsn < peerMaxMessages && psn - peerExpectedPsn < peerPsnWindow;
     }
 
+    /** How many packets from {@code psn} on, of request {@code w}, {@link #windowAllows} lets go now. */
+    int windowRoom(SendRequest w, int psn) {
+        if (w.msn - completedMsn >= peerMaxMessages) {
+            return 0;
+        }
+        return Math.max(0, peerPsnWindow - (psn - peerExpectedPsn));
+    }
+
     /** True when the peer has said it holds packet {@code psn}. */
     boolean received(int psn) {
         return psn - peerExpectedPsn < 0;

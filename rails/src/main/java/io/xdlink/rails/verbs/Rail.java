@@ -134,6 +134,14 @@ final class Rail {
         return state == State.UP && credits() > controlReserve + UNSEQUENCED_BUDGET && log.hasRoom();
     }
 
+    /** Data frames {@link #canSendData()} would let go one after another now. */
+    int dataRoom() {
+        if (state != State.UP) {
+            return 0;
+        }
+        return Math.max(0, Math.min(credits() - controlReserve - UNSEQUENCED_BUDGET, log.room()));
+    }
+
     boolean canSendControl() {
         return state == State.UP && credits() > UNSEQUENCED_BUDGET && log.hasRoom();
     }
@@ -519,14 +527,19 @@ final class Rail {
             return false;
         }
         if (ok) {
-            framesSent++;
-            if (state == State.UP) {
-                advertised = rxPosition;
-                staleSince = Long.MAX_VALUE;
-                creditLazyDue = false;
-            }
+            offered(1);
         }
         return ok;
+    }
+
+    /** Frames just went out: each carried this rail's receive position, so no credit update is owed. */
+    private void offered(int frames) {
+        framesSent += frames;
+        if (state == State.UP) {
+            advertised = rxPosition;
+            staleSince = Long.MAX_VALUE;
+            creditLazyDue = false;
+        }
     }
 
     /** Sends the data frame {@code out} describes; the caller checked {@link #canSendData()}. */
@@ -547,6 +560,49 @@ final class Rail {
         dataFramesSent++;
         engine.sentData(this, out.payloadLength, now);
         return true;
+    }
+
+    /**
+     * Sends up to {@code count} data frames of one request as a run, in one offer to the transport: frame 0 is the
+     * one {@code out} describes (as for {@link #sendData}), the others follow it {@code stride} payload bytes apart,
+     * and frame {@code ackAt} asks for an acknowledgement. Each frame is booked as {@link #sendData} books one. The
+     * caller checked {@link #dataRoom()} and that this rail carries payloads by reference; {@code out} is left
+     * describing the last frame sent.
+     *
+     * @return frames sent
+     */
+    int sendDataRun(FrameOut out, int count, int stride, int ackAt, long now) {
+        if (!payloadChecked) {
+            out.flags |= FrameFlags.PAYLOAD_UNCHECKED;
+        }
+        common(out, epoch, nextSeq, rxPosition + window);
+        out.beginRun(stride, ackAt);
+        boolean wasIdle = !lagging() && log.unsettled() == 0;
+        int sent;
+        try {
+            sent = transport.offerRun(out.headLength(), out, out.source, count);
+        } catch (RailClosedException e) {
+            // Frames it took before failing are covered still by their block, which the closing hands on.
+            engine.railClosed(this, e);
+            return 0;
+        }
+        if (sent == 0) {
+            return 0;
+        }
+        offered(sent);
+        if (wasIdle) {
+            lastProgressAt = now;
+        }
+        long bytes = 0;
+        for (int i = 0; i < sent; i++) {
+            out.frame(i);
+            log.recordData(out.localQpn, out.msn, out.psn, out.offset, out.payloadLength, now);
+            bytes += out.payloadLength;
+        }
+        nextSeq += sent;
+        dataFramesSent += sent;
+        engine.sentData(this, sent, bytes, now);
+        return sent;
     }
 
     /** Sends the sequenced control frame {@code out} describes; the caller checked {@link #canSendControl()}. */

@@ -61,6 +61,11 @@ final class RailSendLog {
         return high - low < kind.length;
     }
 
+    /** Frames that can be recorded before the log is full. */
+    int room() {
+        return kind.length - (high - low);
+    }
+
     /** Records a data frame sent with sequence {@link #high()}. */
     void recordData(int qp, int m, int p, long off, int len, long now) {
         int i = high & mask;

@@ -13,6 +13,8 @@ import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
 import io.xdlink.xdomain.VirtualScheduler;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -160,10 +162,47 @@ class PeerPoolTest {
         }
 
         final List<Sent> data = new ArrayList<>();
+        /** Frames asked for and taken by each run offered ({@link #offerRun}). */
+        final List<int[]> runs = new ArrayList<>();
         private final FrameView view = new FrameView();
 
         Recorder(RailTransport inner) {
             super(inner);
+        }
+
+        @Override
+        public boolean carriesPayloadByReference() {
+            return inner.carriesPayloadByReference();
+        }
+
+        @Override
+        public boolean offer(int headLength, FrameWriter writer, MemorySegment payload, long payloadOffset,
+                             int payloadLength) {
+            boolean ok = inner.offer(headLength, writer, payload, payloadOffset, payloadLength);
+            if (ok) {
+                MemorySegment head = MemorySegment.ofArray(new byte[headLength]);
+                writer.write(head, 0);
+                try {
+                    record(view.wrap(head, 0, headLength, payload, payloadOffset, payloadLength));
+                } catch (io.xdlink.rails.frame.FrameException e) {
+                    throw new AssertionError("the device offered a malformed frame", e);
+                }
+            }
+            return ok;
+        }
+
+        /** Offered one frame at a time through {@link #offer(int, FrameWriter, MemorySegment, long, int)}. */
+        @Override
+        public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
+            int sent = super.offerRun(headLength, run, payload, count);
+            runs.add(new int[]{count, sent});
+            return sent;
+        }
+
+        private void record(FrameView v) {
+            if (v.opcode().isData()) {
+                data.add(new Sent(v.msn(), v.psn(), v.offset(), v.payloadLength(), v.hasFlag(FrameFlags.ACK_REQUEST)));
+            }
         }
 
         @Override
@@ -179,25 +218,28 @@ class PeerPoolTest {
                 } catch (io.xdlink.rails.frame.FrameException e) {
                     throw new AssertionError("the device offered a malformed frame", e);
                 }
-                if (v.opcode().isData()) {
-                    data.add(new Sent(v.msn(), v.psn(), v.offset(), v.payloadLength(),
-                            v.hasFlag(FrameFlags.ACK_REQUEST)));
-                }
+                record(v);
             }
             return ok;
         }
     }
 
-    @Test
-    void framesOfABlockGoOutInRunsThatStopAtTheBudgetAndResumeInOrder() throws Exception {
+    /**
+     * A rail that carries payloads by reference is offered a block's frames as runs ({@link RailTransport#offerRun});
+     * any other, frame by frame. Either way the frames on the wire are the same.
+     */
+    @ParameterizedTest(name = "by reference: {0}")
+    @ValueSource(booleans = {false, true})
+    void framesOfABlockGoOutInRunsThatStopAtTheBudgetAndResumeInOrder(boolean byReference) throws Exception {
         // 64 KiB in flight at most: 16 full frames, so every run of a block's frames is cut short by the budget and
         // resumes when ACKs settle frames. Two WRITEs of 100 frames each are queued at once, the second ending in a
         // short frame.
         RailsSettings s = RailsSettings.of("inflight_bytes", "65536");
         VirtualScheduler clock = new VirtualScheduler();
         VirtualTimeDriver driver = new VirtualTimeDriver(clock);
-        InMemoryRailPair pair = InMemoryRailPair.create(new RailInfo("r0", "c", LinkState.of(Generation.GEN3, 2),
-                false), s.railWindowFrames());
+        RailInfo info = new RailInfo("r0", "c", LinkState.of(Generation.GEN3, 2), false);
+        InMemoryRailPair pair = byReference ? InMemoryRailPair.createByReference(info, s.railWindowFrames(),
+                io.xdlink.rails.inmemory.FaultPlan.NONE) : InMemoryRailPair.create(info, s.railWindowFrames());
         Recorder rail = new Recorder(pair.b());
         Device a = Device.open(DeviceConfig.builder().id(new UUID(4, 1)).settings(s).clock(clock).invoker().seed(1)
                 .build(), List.of(pair.a()));
@@ -245,6 +287,16 @@ class PeerPoolTest {
             assertThat(sent.get(100).msn()).isEqualTo(sent.get(0).msn() + 1);
             assertThat(b.stats().maxInflightBytes()).isLessThanOrEqualTo(65536);
             assertThat(b.stats().retransmittedFrames()).isZero();
+            if (byReference) {
+                // Each block's first frame goes alone, the rest in runs that the budget (16 frames) bounds.
+                assertThat(rail.runs).isNotEmpty().allSatisfy(r -> {
+                    assertThat(r[0]).isBetween(2, 16);
+                    assertThat(r[1]).isEqualTo(r[0]);
+                });
+                assertThat(rail.runs.stream().mapToInt(r -> r[1]).sum()).isGreaterThan(150);
+            } else {
+                assertThat(rail.runs).isEmpty();
+            }
         }
     }
 }
