@@ -211,6 +211,69 @@ public final class FrameChannel {
         return offer(headLength, null, writer, payload, payloadOffset, payloadLength);
     }
 
+    /**
+     * Sends up to {@code count} frames of a run in two parts (sender's thread), frame {@code i} as
+     * {@link #offer(int, RailTransport.FrameWriter, MemorySegment, long, int)} sends one once {@code run} is at frame
+     * {@code i}. A {@link #plain} channel looks once for room in the receiver's ring, fills the entries and publishes
+     * them together; any other offers them one by one, so each meets its fate (pacing, faults) as a single frame.
+     *
+     * @return frames sent, from the first
+     */
+    public int offerRun(int headLength, RailTransport.FrameRun run, MemorySegment payload, int count) {
+        if (!plain || headLength > HEAD_BYTES) {
+            int sent = 0;
+            while (sent < count && run.frame(sent)
+                    && offer(headLength, null, run, payload, run.payloadOffset(), run.payloadLength())) {
+                sent++;
+            }
+            return sent;
+        }
+        String f = failure;
+        if (f != null) {
+            throw new RailClosedException(f);
+        }
+        if (receiverClosed) {
+            throw new RailClosedException("the peer closed the rail");
+        }
+        long reserved = tail;
+        long room = rxRingFrames - (reserved - headSeen);
+        if (room < count) {
+            headSeen = (long) HEAD.getAcquire(this);
+            room = rxRingFrames - (reserved - headSeen);
+        }
+        int n = (int) Math.min(count, Math.max(0, room));
+        if (n < count) {
+            senderWaiting = true;
+        }
+        MemorySegment to = heads;
+        if (to == null) {
+            to = heads = MemorySegment.ofArray(new byte[capacity * HEAD_BYTES]);
+        }
+        int p = tailIndex;
+        int taken = 0;
+        while (taken < n && run.frame(taken)) {
+            int payloadLength = run.payloadLength();
+            if (payloadLength <= 0 || headLength + payloadLength > RailTransport.MAX_FRAME_BYTES) {
+                throw new IllegalArgumentException("frame " + taken + " of a run: head " + headLength + " and payload "
+                        + payloadLength + " are not a frame of 1.." + RailTransport.MAX_FRAME_BYTES + " bytes");
+            }
+            // A plain channel never reorders its entries, so each keeps the slot of its own index.
+            run.write(to, (long) p * HEAD_BYTES);
+            payloadOf[p] = payload;
+            payloadAtOf[p] = run.payloadOffset();
+            shapeOf[p] = shape(headLength, payloadLength, true);
+            if (++p == capacity) {
+                p = 0;
+            }
+            taken++;
+        }
+        if (taken > 0) {
+            sent += taken;
+            publish(reserved + taken, true);
+        }
+        return taken;
+    }
+
     private boolean offer(int headLength, MemorySegment frame, RailTransport.FrameWriter writer,
                           MemorySegment payload, long payloadOffset, int payloadLength) {
         if (plain) {

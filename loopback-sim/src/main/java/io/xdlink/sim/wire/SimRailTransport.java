@@ -95,6 +95,19 @@ public final class SimRailTransport implements RailTransport {
         return out.offer(headLength, writer, payload, payloadOffset, payloadLength);
     }
 
+    /** A run's heads go into consecutive TX ring slots, each beside a reference to its payload. */
+    @Override
+    public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
+        if (closed) {
+            throw new RailClosedException(info.name() + " is closed");
+        }
+        if (headLength < 5 || headLength >= MAX_FRAME_BYTES || payload == null) {
+            throw new IllegalArgumentException(info.name() + ": a run's frames need a head of 5.." + (MAX_FRAME_BYTES - 1)
+                    + " bytes and a payload, got head " + headLength + (payload == null ? " and no payload" : ""));
+        }
+        return out.offerRun(headLength, run, payload, count);
+    }
+
     @Override
     public int poll(FrameReceiver receiver, int limit) {
         if (closed) {

@@ -330,6 +330,105 @@ class SimRailTransportTest {
         }
     }
 
+    /**
+     * A run of frames 4000 payload bytes apart, frame {@code i}'s head filled with {@code i}; frame {@code stopAt}
+     * reports its predecessor's payload unreadable.
+     */
+    private static final class Run implements RailTransport.FrameRun {
+        final int first;
+        final int stopAt;
+        int current;
+
+        Run(int first, int stopAt) {
+            this.first = first;
+            this.stopAt = stopAt;
+        }
+
+        @Override
+        public boolean frame(int i) {
+            current = first + i;
+            return i != stopAt;
+        }
+
+        @Override
+        public long payloadOffset() {
+            return current * 4000L;
+        }
+
+        @Override
+        public int payloadLength() {
+            return current == 4242 ? 4057 : 4000;
+        }
+
+        @Override
+        public void write(MemorySegment buffer, long offset) {
+            buffer.asSlice(offset, 40).fill((byte) current);
+        }
+    }
+
+    @Test
+    void anUnpacedRailTakesARunUpToItsReceiveRingsRoomAndHandsItOverInOrder() throws Exception {
+        try (SystemScheduler system = new SystemScheduler("sim-test"); Arena arena = Arena.ofConfined()) {
+            SimRail r = rail(SimClock.unpaced(system), LinkState.of(Generation.GEN3, 2));
+            MemorySegment registered = arena.allocate(100 * 4000L);
+            for (int i = 0; i < 100; i++) {
+                registered.asSlice(i * 4000L, 4000).fill((byte) i);
+            }
+            // The receive ring holds 64 frames: a run of 50 goes whole, the next one only as far as the room left.
+            assertThat(r.endA().offerRun(40, new Run(0, -1), registered, 50)).isEqualTo(50);
+            assertThat(r.endA().offerRun(40, new Run(50, -1), registered, 30)).isEqualTo(14);
+            assertThat(r.endA().offerRun(40, new Run(64, -1), registered, 1)).isZero();
+            TwoParts got = new TwoParts();
+            assertThat(r.endB().poll(got, 100)).isEqualTo(64);
+            // A run ends before the frame whose predecessor could not be read.
+            assertThat(r.endA().offerRun(40, new Run(64, 5), registered, 30)).isEqualTo(5);
+            assertThat(r.endB().poll(got, 100)).isEqualTo(5);
+            assertThat(got.whole).isEmpty();
+            assertThat(got.heads).hasSize(69);
+            for (int i = 0; i < 69; i++) {
+                assertThat(got.heads.get(i)).as("head %d", i).hasSize(40).containsOnly((byte) i);
+                assertThat(got.payloads.get(i)).as("payload %d", i).hasSize(4000).containsOnly((byte) i);
+            }
+            assertThat(r.endA().sentStats().sent()).isEqualTo(69);
+            assertThat(r.endB().receivedStats().delivered()).isEqualTo(69);
+        }
+    }
+
+    @Test
+    void aPacedRailTakesARunFrameByFrameAsItsWireAllows() {
+        SimRail r = rail();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment registered = arena.allocate(100 * 4000L);
+            registered.fill((byte) 5);
+            // The TX ring holds 64 frames in flight on the wire: the rest of the run waits.
+            assertThat(r.endA().offerRun(40, new Run(0, -1), registered, 80)).isEqualTo(64);
+            TwoParts got = new TwoParts();
+            assertThat(r.endB().poll(got, 100)).isZero();
+            scheduler.advance(1_000_000_000L);
+            assertThat(r.endB().poll(got, 100)).isEqualTo(64);
+            for (int i = 0; i < 64; i++) {
+                assertThat(got.heads.get(i)).as("head %d", i).containsOnly((byte) i);
+            }
+        }
+    }
+
+    @Test
+    void aRunWithoutAPayloadOrWithAFrameTooLongIsRefusedLoudly() {
+        try (SystemScheduler system = new SystemScheduler("sim-test"); Arena arena = Arena.ofConfined()) {
+            SimRail r = rail(SimClock.unpaced(system), LinkState.of(Generation.GEN3, 2));
+            MemorySegment registered = arena.allocate(5000 * 4000L);
+            assertThatThrownBy(() -> r.endA().offerRun(40, new Run(0, -1), null, 2))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no payload");
+            assertThatThrownBy(() -> r.endA().offerRun(4096, new Run(0, -1), registered, 2))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("head 4096");
+            assertThatThrownBy(() -> r.endA().offerRun(40, new Run(4240, -1), registered, 5))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload 4057");
+            // Nothing of the refused run was published.
+            TwoParts got = new TwoParts();
+            assertThat(r.endB().poll(got, 100)).isZero();
+        }
+    }
+
     @Test
     void aCorruptedTwoPartFrameIsLaidOutWholeAndTheSendersMemoryStaysIntact() {
         long seed = Long.getLong("xdlink.test.seed", 77);
