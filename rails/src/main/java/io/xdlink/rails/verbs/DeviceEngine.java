@@ -216,8 +216,12 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         try {
             return rail.transport.poll(this, limit);
         } catch (RailClosedException e) {
+            run.end();
             railClosed(rail, e);
             return 1;
+        } finally {
+            // The run's frames are booked on their rail and pool before anything else looks at either.
+            run.end();
         }
     }
 

@@ -452,7 +452,12 @@ final class PeerPool {
 
     /** A data frame arrived: count it toward the next ACK, and send that ACK now if the sender asks. */
     void onDataReceived(boolean ackRequest, long now) {
-        dataSinceAck++;
+        onDataReceived(1, ackRequest, now);
+    }
+
+    /** {@code frames} data frames arrived, one of them asking for an ACK at once if {@code ackRequest}. */
+    void onDataReceived(int frames, boolean ackRequest, long now) {
+        dataSinceAck += frames;
         if (dataSinceAck >= engine.settings.ackEveryFrames()) {
             ackNow = true;
         } else if (ackRequest) {

@@ -209,6 +209,17 @@ final class Rail {
         return true;
     }
 
+    /**
+     * Books {@code n} sequenced frames that came in order from the very sequence expected next, as {@code n} calls
+     * of {@link #acceptSequenced} would: each is new.
+     */
+    void acceptRun(int n, long now) {
+        int seq = rxPosition + n - 1;
+        rxMap = n >= 64 ? -1L : (rxMap << n) | ((1L << n) - 1);
+        rxPosition = seq + 1;
+        noteStale(now);
+    }
+
     private int book(int seq) {
         int d = seq - rxPosition;
         if (d >= 0) {

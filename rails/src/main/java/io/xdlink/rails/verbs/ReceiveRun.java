@@ -31,14 +31,37 @@ final class ReceiveRun {
     private long psnOffset;
     private long totalKey;
     private long raddr;
+    /**
+     * Frames the run placed whose booking on their rail, pool and engine (sequence, counts, acknowledgement due)
+     * waits for {@link #end}: nothing reads those between two frames of a run, and once per run is cheaper.
+     */
+    private int unbooked;
+    private boolean ackRequested;
+    private long lastNow;
 
     ReceiveRun(DeviceEngine engine) {
         this.engine = engine;
     }
 
+    /** Ends the run, booking the frames it placed. */
     void end() {
+        if (unbooked > 0) {
+            book();
+        }
         receiver = null;
         rail = null;
+    }
+
+    private void book() {
+        int n = unbooked;
+        unbooked = 0;
+        Rail r = rail;
+        r.acceptRun(n, lastNow);
+        r.dataFramesReceived += n;
+        engine.dataFramesReceived += n;
+        engine.runFrames += n;
+        r.pool.onDataReceived(n, ackRequested, lastNow);
+        ackRequested = false;
     }
 
     /**
@@ -94,18 +117,18 @@ final class ReceiveRun {
         int psn = (int) (wp >>> 32);
         int msn = (int) wq;
         PeerPool pool = rail.pool;
-        if (rail.state != Rail.State.UP || pool == null || !rail.expectsNext(seq) || !r.continues(psn, msn, pool)) {
+        if (rail.state != Rail.State.UP || pool == null || !rail.expectsNext(seq - unbooked)
+                || !r.continues(psn, msn, pool)) {
             return false;
         }
-        // From here on the frame is booked exactly as DeviceEngine.dispatch and QpReceiver.onData book it.
+        // From here on the frame is booked as DeviceEngine.dispatch and QpReceiver.onData book it: its header's
+        // credit and echo and its bytes now, its sequence and counts with the run's other frames at the end.
         first = next(w0);
         psnOffset = nextPsnOffset(wp, payloadLength);
         rail.onHeader((int) (w1 >>> 32), (int) (w1 >>> 16) & 0xFFFF, now);
-        rail.acceptSequenced(seq, now);
-        rail.dataFramesReceived++;
-        engine.dataFramesReceived++;
-        engine.runFrames++;
-        pool.onDataReceived(FrameFlags.has((int) (w0 >>> 40) & 0xFF, FrameFlags.ACK_REQUEST), now);
+        unbooked++;
+        ackRequested |= FrameFlags.has((int) (w0 >>> 40) & 0xFF, FrameFlags.ACK_REQUEST);
+        lastNow = now;
         if (!r.onRunData(msn, offset, payload, payloadOffset, payloadLength, pool, now)) {
             end();
         }
