@@ -604,12 +604,9 @@ final class Rail {
         if (wasIdle) {
             lastProgressAt = now;
         }
-        long bytes = 0;
-        for (int i = 0; i < sent; i++) {
-            out.frame(i);
-            log.recordData(out.localQpn, out.msn, out.psn, out.offset, out.payloadLength, now);
-            bytes += out.payloadLength;
-        }
+        out.frame(0);
+        long bytes = log.recordDataRun(out.localQpn, out.msn, out.psn, out.offset, stride, out.total, sent, now);
+        out.frame(sent - 1);
         nextSeq += sent;
         dataFramesSent += sent;
         engine.sentData(this, sent, bytes, now);

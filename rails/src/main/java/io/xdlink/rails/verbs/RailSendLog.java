@@ -81,6 +81,34 @@ final class RailSendLog {
         unsettledBytes += len;
     }
 
+    /**
+     * Records {@code n} data frames of one request sent with sequences from {@link #high()} on, as {@code n} calls of
+     * {@link #recordData} would: frame {@code i} is packet {@code p + i} at offset {@code off + i * stride}, as long
+     * as the request's {@code total} bytes allow.
+     *
+     * @return the payload bytes of the frames
+     */
+    long recordDataRun(int qp, int m, int p, long off, int stride, long total, int n, long now) {
+        long bytes = 0;
+        for (int k = 0; k < n; k++) {
+            int i = (high + k) & mask;
+            long at = off + (long) k * stride;
+            int len = (int) Math.min(stride, total - at);
+            kind[i] = DATA;
+            qpn[i] = qp;
+            msn[i] = m;
+            psn[i] = p + k;
+            offset[i] = (int) at;
+            length[i] = len;
+            sentAt[i] = now;
+            bytes += len;
+        }
+        high += n;
+        unsettled += n;
+        unsettledBytes += bytes;
+        return bytes;
+    }
+
     /** Records a control frame sent with sequence {@link #high()}: settled at once. */
     void recordControl() {
         kind[high & mask] = FREE;

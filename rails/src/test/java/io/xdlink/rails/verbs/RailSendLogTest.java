@@ -58,6 +58,36 @@ class RailSendLogTest {
     }
 
     @Test
+    void aRunIsRecordedAsItsFramesOneByOneWouldBe() {
+        RailSendLog byRun = new RailSendLog();
+        RailSendLog byFrame = new RailSendLog();
+        byRun.reset(64);
+        byFrame.reset(64);
+        byRun.recordControl();
+        byFrame.recordControl();
+        // Seven frames of 1000 bytes from offset 3000 of a 9500-byte request: the last one is the request's short end.
+        assertThat(byRun.recordDataRun(5, 9, 40, 3000, 1000, 9500, 7, 77)).isEqualTo(6500);
+        for (int k = 0; k < 7; k++) {
+            byFrame.recordData(5, 9, 40 + k, 3000 + 1000L * k, (int) Math.min(1000, 9500 - (3000 + 1000L * k)), 77);
+        }
+        assertThat(byRun.high()).isEqualTo(byFrame.high()).isEqualTo(8);
+        assertThat(byRun.unsettled()).isEqualTo(byFrame.unsettled()).isEqualTo(7);
+        assertThat(byRun.unsettledBytes()).isEqualTo(byFrame.unsettledBytes()).isEqualTo(6500);
+        for (int s = 1; s < 8; s++) {
+            assertThat(byRun.isData(s)).isTrue();
+            assertThat(byRun.qpn(s)).isEqualTo(byFrame.qpn(s)).isEqualTo(5);
+            assertThat(byRun.msn(s)).isEqualTo(byFrame.msn(s)).isEqualTo(9);
+            assertThat(byRun.psn(s)).isEqualTo(byFrame.psn(s));
+            assertThat(byRun.offset(s)).isEqualTo(byFrame.offset(s));
+            assertThat(byRun.length(s)).isEqualTo(byFrame.length(s));
+            assertThat(byRun.sentAt(s)).isEqualTo(77);
+        }
+        assertThat(byRun.length(7)).isEqualTo(500);
+        assertThat(byRun.settleBelow(8)).isEqualTo(7);
+        assertThat(byRun.lastSettledBytes()).isEqualTo(6500);
+    }
+
+    @Test
     void theLogRefusesMoreThanItHolds() {
         RailSendLog log = new RailSendLog();
         log.reset(32);
