@@ -214,9 +214,8 @@ final class Rail {
      * of {@link #acceptSequenced} would: each is new.
      */
     void acceptRun(int n, long now) {
-        int seq = rxPosition + n - 1;
         rxMap = n >= 64 ? -1L : (rxMap << n) | ((1L << n) - 1);
-        rxPosition = seq + 1;
+        rxPosition += n;
         noteStale(now);
     }
 
