@@ -25,7 +25,7 @@ final class RunQueueMeter {
     private static final Path TASKS = Path.of("/proc/self/task");
 
     private final String name;
-    private final String threadPrefix;
+    private final String[] threadPrefixes;
     private boolean measuring;
     private long startWall;
     private long[] start;
@@ -36,11 +36,25 @@ final class RunQueueMeter {
 
     /**
      * @param name         the benchmark and its parameters, as SimRatios reads them back
-     * @param threadPrefix the name the measured threads start with
+     * @param threadPrefixes what the names of the measured threads start with
      */
-    RunQueueMeter(String name, String threadPrefix) {
+    RunQueueMeter(String name, String... threadPrefixes) {
         this.name = name;
-        this.threadPrefix = threadPrefix;
+        // Linux keeps a thread's first 15 characters as its name (comm): longer prefixes would never match.
+        this.threadPrefixes = new String[threadPrefixes.length];
+        for (int i = 0; i < threadPrefixes.length; i++) {
+            String p = threadPrefixes[i];
+            this.threadPrefixes[i] = p.length() > 15 ? p.substring(0, 15) : p;
+        }
+    }
+
+    private boolean measured(String comm) {
+        for (String p : threadPrefixes) {
+            if (comm.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Call from {@code @Setup(Level.Iteration)}. */
@@ -84,7 +98,7 @@ final class RunQueueMeter {
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
             for (Path t : tasks) {
                 try {
-                    if (!Files.readString(t.resolve("comm")).startsWith(threadPrefix)) {
+                    if (!measured(Files.readString(t.resolve("comm")))) {
                         continue;
                     }
                     String[] f = Files.readString(t.resolve("schedstat")).trim().split(" ");

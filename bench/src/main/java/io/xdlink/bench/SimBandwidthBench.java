@@ -250,19 +250,36 @@ public class SimBandwidthBench {
         public int rateMbps;
         SimRailPair pair;
         Spinner receiver;
+        RunQueueMeter runQueue;
 
         @Setup(Level.Trial)
         public void open() throws Exception {
+            // Both threads that keep the wire busy here: the receiver and this benchmark's own, which sends.
+            runQueue = new RunQueueMeter("pacedSimFrames:" + rateMbps, RECEIVER_THREAD,
+                    SimBandwidthBench.class.getName());
             pair = new SimRailPair(link(rateMbps), MESSAGE);
-            receiver = new Spinner("xdlink-bench-sim-receiver", pair::receive);
+            receiver = new Spinner(RECEIVER_THREAD, pair::receive);
+        }
+
+        @Setup(Level.Iteration)
+        public void begin(IterationParams params) {
+            runQueue.begin(params);
+        }
+
+        @TearDown(Level.Iteration)
+        public void end() {
+            runQueue.end();
         }
 
         @TearDown(Level.Trial)
         public void close() throws Exception {
+            runQueue.report();
             receiver.close();
             pair.close();
         }
     }
+
+    static final String RECEIVER_THREAD = "xdlink-bench-sim-receiver";
 
     static Map<String, String> link(int rateMbps) {
         return switch (rateMbps) {

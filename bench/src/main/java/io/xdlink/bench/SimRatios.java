@@ -63,9 +63,8 @@ public final class SimRatios {
                 int rate = Integer.parseInt(r.getParams().getParam("rateMbps"));
                 String what = name.endsWith("pacedSimWrite") ? "WRITE through the rails engine" : "frames, rail alone";
                 paced.append(pacedLine(what, rate, opsPerSecond * SimBandwidthBench.MESSAGE * 8 / 1e6)).append('\n');
-                if (name.endsWith("pacedSimWrite")) {
-                    paced.append("runq:pacedSimWrite:").append(rate).append('\n');
-                }
+                paced.append(name.endsWith("pacedSimWrite") ? "runq:pacedSimWrite:" : "runq:pacedSimFrames:")
+                        .append(rate).append('\n');
             }
         }
         Map<String, Double> cpu = new HashMap<>();
@@ -123,8 +122,9 @@ public final class SimRatios {
                 Double waiting = shares.get(line);
                 Double running = shares.get("oncpu:" + line.substring("runq:".length()));
                 if (waiting != null && running != null) {
-                    System.out.printf(Locale.ROOT, "  progress threads: %.0f%% of the time waiting for a processor,"
-                            + " %.0f%% on one (each, averaged)%n", waiting * 100, running * 100);
+                    System.out.printf(Locale.ROOT, "  %s: %.0f%% of the time waiting for a processor, %.0f%% on one"
+                                    + " (each, averaged)%n", line.startsWith("runq:pacedSimWrite:") ? "progress threads"
+                                    : "sender and receiver threads", waiting * 100, running * 100);
                 }
             } else if (!line.isEmpty()) {
                 System.out.println(line);
