@@ -228,13 +228,7 @@ public final class FrameChannel {
             }
             return sent;
         }
-        String f = failure;
-        if (f != null) {
-            throw new RailClosedException(f);
-        }
-        if (receiverClosed) {
-            throw new RailClosedException("the peer closed the rail");
-        }
+        checkSendable();
         long reserved = tail;
         long room = rxRingFrames - (reserved - headSeen);
         if (room < count) {
@@ -274,12 +268,8 @@ public final class FrameChannel {
         return taken;
     }
 
-    private boolean offer(int headLength, MemorySegment frame, RailTransport.FrameWriter writer,
-                          MemorySegment payload, long payloadOffset, int payloadLength) {
-        if (plain) {
-            return offerPlain(headLength, frame, writer, payload, payloadOffset, payloadLength);
-        }
-        int length = headLength + payloadLength;
+    /** Sender's thread: throws when the channel failed or the receiver closed it, as every offer must. */
+    private void checkSendable() {
         String f = failure;
         if (f != null) {
             throw new RailClosedException(f);
@@ -287,6 +277,15 @@ public final class FrameChannel {
         if (receiverClosed) {
             throw new RailClosedException("the peer closed the rail");
         }
+    }
+
+    private boolean offer(int headLength, MemorySegment frame, RailTransport.FrameWriter writer,
+                          MemorySegment payload, long payloadOffset, int payloadLength) {
+        if (plain) {
+            return offerPlain(headLength, frame, writer, payload, payloadOffset, payloadLength);
+        }
+        int length = headLength + payloadLength;
+        checkSendable();
         long reserved = tail + (holding ? 1 : 0);
         long consumed = headSeen;
         if (reserved + 2 - consumed > (e2e ? rxRingFrames : capacity)) {
@@ -369,13 +368,7 @@ public final class FrameChannel {
      */
     private boolean offerPlain(int headLength, MemorySegment frame, RailTransport.FrameWriter writer,
                                MemorySegment payload, long payloadOffset, int payloadLength) {
-        String f = failure;
-        if (f != null) {
-            throw new RailClosedException(f);
-        }
-        if (receiverClosed) {
-            throw new RailClosedException("the peer closed the rail");
-        }
+        checkSendable();
         long reserved = tail;
         if (reserved - headSeen >= rxRingFrames) {
             // Looks full from what we last saw: look again at how far the receiver got.
