@@ -214,14 +214,14 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         // Between polls commands and timers may have changed anything a run relies on.
         run.end();
         try {
-            return rail.transport.poll(this, limit);
+            int n = rail.transport.poll(this, limit);
+            // The run's frames are booked on their rail and pool before anything else looks at either.
+            run.end();
+            return n;
         } catch (RailClosedException e) {
             run.end();
             railClosed(rail, e);
             return 1;
-        } finally {
-            // The run's frames are booked on their rail and pool before anything else looks at either.
-            run.end();
         }
     }
 
