@@ -212,21 +212,25 @@ public final class FrameChannel {
     }
 
     /**
-     * Sends up to {@code count} frames of a run in two parts (sender's thread), frame {@code i} as
-     * {@link #offer(int, RailTransport.FrameWriter, MemorySegment, long, int)} sends one once {@code run} is at frame
-     * {@code i}. A {@link #plain} channel looks once for room in the receiver's ring, fills the entries and publishes
-     * them together; any other offers them one by one, so each meets its fate (pacing, faults) as a single frame.
+     * Whether {@link #offerRun} takes a run of frames with heads of {@code headLength} bytes: a {@link #plain}
+     * channel, where nothing happens to a frame on the way. On any other, each frame of a run is to be offered on its
+     * own, so that it meets its fate (pacing, faults) as a single frame.
+     */
+    public boolean takesRuns(int headLength) {
+        return plain && headLength <= HEAD_BYTES;
+    }
+
+    /**
+     * Sends up to {@code count} frames of a run in two parts (sender's thread) on a channel that
+     * {@link #takesRuns takes runs}, frame {@code i} as {@link #offer(int, RailTransport.FrameWriter, MemorySegment,
+     * long, int)} sends one once {@code run} is at frame {@code i}: it looks once for room in the receiver's ring,
+     * fills the entries and publishes them together.
      *
      * @return frames sent, from the first
      */
     public int offerRun(int headLength, RailTransport.FrameRun run, MemorySegment payload, int count) {
-        if (!plain || headLength > HEAD_BYTES) {
-            int sent = 0;
-            while (sent < count && run.frame(sent)
-                    && offer(headLength, null, run, payload, run.payloadOffset(), run.payloadLength())) {
-                sent++;
-            }
-            return sent;
+        if (!takesRuns(headLength)) {
+            throw new IllegalStateException("a run offered to a channel that takes frames one by one");
         }
         checkSendable();
         long reserved = tail;

@@ -95,7 +95,11 @@ public final class SimRailTransport implements RailTransport {
         return out.offer(headLength, writer, payload, payloadOffset, payloadLength);
     }
 
-    /** A run's heads go into consecutive TX ring slots, each beside a reference to its payload. */
+    /**
+     * An unpaced, fault-free channel puts a run's heads into consecutive ring slots, each beside a reference to its
+     * payload, and publishes them at once; any other takes the run frame by frame, as {@link #offer(int, FrameWriter,
+     * MemorySegment, long, int)} takes one.
+     */
     @Override
     public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
         if (closed) {
@@ -104,6 +108,9 @@ public final class SimRailTransport implements RailTransport {
         if (headLength < 5 || headLength >= MAX_FRAME_BYTES || payload == null) {
             throw new IllegalArgumentException(info.name() + ": a run's frames need a head of 5.." + (MAX_FRAME_BYTES - 1)
                     + " bytes and a payload, got head " + headLength + (payload == null ? " and no payload" : ""));
+        }
+        if (!out.takesRuns(headLength)) {
+            return RailTransport.super.offerRun(headLength, run, payload, count);
         }
         return out.offerRun(headLength, run, payload, count);
     }
