@@ -231,8 +231,7 @@ public final class HostFabric implements Fabric {
 
     private TcpSettings remaining(long deadline) {
         long left = Math.max(TimeUnit.MILLISECONDS.toNanos(1), deadline - System.nanoTime());
-        return new TcpSettings(tcp.socketSendBuffer(), tcp.socketReceiveBuffer(), tcp.railBuffer(),
-                Duration.ofNanos(left), tcp.keepaliveInterval(), tcp.keepaliveTimeout(), tcp.reconnectInterval());
+        return tcp.withConnectTimeout(Duration.ofNanos(left));
     }
 
     private List<String> requireLinks(UUID peer) throws IOException {

@@ -10,12 +10,33 @@ import java.nio.channels.ReadableByteChannel;
 /**
  * Cuts a byte stream into records, each a 2-byte big-endian length followed by that many bytes, straight out of one
  * direct buffer: a record is handed out as a slice of the buffer, or by its offset for a consumer that reads in
- * place, so nothing is copied between the socket and the consumer. A length outside {@code [min, max]} is refused before anything is read behind it, so an untrusted length
- * never decides how much is allocated or awaited.
+ * place, so nothing is copied between the socket and the consumer. A length outside {@code [min, max]} is refused
+ * before anything is read behind it, so an untrusted length never decides how much is allocated or awaited.
+ *
+ * <p>A reader made with {@link RunLimits} also takes run records: a prefix with its top bit set
+ * ({@link #RUN_FLAG}) and the low bits giving the length of each head, then a u16 count of heads and a u32 payload
+ * length, then the heads, then the payload. Every field is checked against the limits before anything behind it is
+ * read, and {@link #isRun()} tells the consumer which kind {@link #nextRecord} took.
  */
 final class RecordReader {
     static final int PREFIX_BYTES = 2;
     static final ValueLayout.OfShort LENGTH = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    /** The prefix bit that marks a run record. */
+    static final int RUN_FLAG = 0x8000;
+    /** A run record's prefix, count and payload length. */
+    static final int RUN_HEADER_BYTES = 8;
+
+    /**
+     * What a run record may hold: heads of {@code minHead..maxHead} bytes, at most {@code maxFrames} of them and
+     * {@code maxPayload} payload bytes.
+     */
+    record RunLimits(int minHead, int maxHead, int maxFrames, int maxPayload) {
+        /** The longest run record these limits allow. */
+        int maxRecord() {
+            return RUN_HEADER_BYTES + maxHead * maxFrames + maxPayload;
+        }
+    }
 
     private String name;
     private final int minRecord;
@@ -28,15 +49,34 @@ final class RecordReader {
     private int recordLength;
     /** The last read took less than it had room for: the socket had nothing more at that moment. */
     private boolean drained;
+    private final RunLimits runs;
+    /** The longest record of either kind: a fill makes sure one fits behind the unread bytes. */
+    private final int longest;
+    private boolean run;
+    private int runFrames;
+    private int runHead;
+    private int runPayload;
 
     /**
      * @param name     the stream in error messages ({@code rail thunderbolt0/0})
      * @param capacity buffer size; at least one largest record with its prefix
      */
     RecordReader(String name, int capacity, int minRecord, int maxRecord) {
-        if (minRecord < 0 || maxRecord < minRecord || maxRecord > 0xFFFF || capacity < PREFIX_BYTES + maxRecord) {
-            throw new IllegalArgumentException("bad record bounds " + minRecord + ".." + maxRecord + " for capacity " + capacity);
+        this(name, capacity, minRecord, maxRecord, null);
+    }
+
+    /** As above, taking run records within {@code runs} too (null: none). */
+    RecordReader(String name, int capacity, int minRecord, int maxRecord, RunLimits runs) {
+        int maxPlain = runs == null ? 0xFFFF : RUN_FLAG - 1;
+        this.longest = Math.max(PREFIX_BYTES + maxRecord, runs == null ? 0 : runs.maxRecord());
+        if (minRecord < 0 || maxRecord < minRecord || maxRecord > maxPlain || capacity < longest
+                || (runs != null && (runs.minHead() < 1 || runs.maxHead() < runs.minHead()
+                || runs.maxHead() >= RUN_FLAG || runs.maxFrames() < 1 || runs.maxFrames() > 0xFFFF
+                || runs.maxPayload() < 0))) {
+            throw new IllegalArgumentException("bad record bounds " + minRecord + ".." + maxRecord + ", runs " + runs
+                    + " for capacity " + capacity);
         }
+        this.runs = runs;
         this.name = name;
         this.minRecord = minRecord;
         this.maxRecord = maxRecord;
@@ -56,7 +96,7 @@ final class RecordReader {
         if (start == end) {
             start = 0;
             end = 0;
-        } else if (buffer.capacity() - end < PREFIX_BYTES + maxRecord) {
+        } else if (buffer.capacity() - end < longest) {
             MemorySegment.copy(segment, start, segment, 0, end - start);
             end -= start;
             start = 0;
@@ -100,6 +140,10 @@ final class RecordReader {
             return -1;
         }
         int length = Short.toUnsignedInt(segment.get(LENGTH, start));
+        if ((length & RUN_FLAG) != 0 && runs != null) {
+            return nextRun(available, length & ~RUN_FLAG);
+        }
+        run = false;
         if (length < minRecord || length > maxRecord) {
             throw new StreamFormatException(name + ": record length " + length + " is outside " + minRecord + ".."
                     + maxRecord + " at stream offset " + start);
@@ -115,6 +159,67 @@ final class RecordReader {
         recordLength = length;
         start += PREFIX_BYTES + length;
         return at;
+    }
+
+    /** A run record: its header checked field by field, then taken whole once every byte of it is here. */
+    private long nextRun(int available, int head) throws StreamFormatException {
+        if (head < runs.minHead() || head > runs.maxHead()) {
+            throw new StreamFormatException(name + ": run record's head length " + head + " is outside "
+                    + runs.minHead() + ".." + runs.maxHead() + " at stream offset " + start);
+        }
+        if (available < RUN_HEADER_BYTES) {
+            if (endOfStream) {
+                throw new StreamFormatException(name + ": the stream ended inside a run record's header ("
+                        + available + " of " + RUN_HEADER_BYTES + " bytes)");
+            }
+            return -1;
+        }
+        int frames = Short.toUnsignedInt(segment.get(LENGTH, start + 2));
+        if (frames < 1 || frames > runs.maxFrames()) {
+            throw new StreamFormatException(name + ": run record of " + frames + " frames; 1.." + runs.maxFrames()
+                    + " at stream offset " + start);
+        }
+        long payload = Integer.toUnsignedLong(segment.get(U32, start + 4));
+        if (payload > runs.maxPayload()) {
+            throw new StreamFormatException(name + ": run record with " + payload + " payload bytes; at most "
+                    + runs.maxPayload() + " at stream offset " + start);
+        }
+        int length = head * frames + (int) payload;
+        if (available < RUN_HEADER_BYTES + length) {
+            if (endOfStream) {
+                throw new StreamFormatException(name + ": the stream ended inside a run record of "
+                        + (RUN_HEADER_BYTES + length) + " bytes (" + available + " arrived)");
+            }
+            return -1;
+        }
+        long at = start + RUN_HEADER_BYTES;
+        run = true;
+        runFrames = frames;
+        runHead = head;
+        runPayload = (int) payload;
+        recordLength = length;
+        start += RUN_HEADER_BYTES + length;
+        return at;
+    }
+
+    /** Whether the record {@link #nextRecord} took last is a run: its heads at the offset, then its payload. */
+    boolean isRun() {
+        return run;
+    }
+
+    /** Heads in the run {@link #nextRecord} took last. */
+    int runFrames() {
+        return runFrames;
+    }
+
+    /** Bytes of each head of that run. */
+    int runHead() {
+        return runHead;
+    }
+
+    /** Payload bytes of that run, right after its heads. */
+    int runPayload() {
+        return runPayload;
     }
 
     /**

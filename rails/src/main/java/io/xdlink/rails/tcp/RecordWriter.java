@@ -4,19 +4,38 @@ import io.xdlink.rails.RailTransport.FrameWriter;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.channels.WritableByteChannel;
+import java.nio.ByteOrder;
+import java.nio.channels.GatheringByteChannel;
 
 /**
  * Gathers length-prefixed records in one direct buffer and writes them out together, so a burst of frames costs one
  * {@code write} instead of one per frame. Appending never touches the socket; {@link #writeTo} does, without
  * blocking, and keeps whatever the socket did not take.
+ *
+ * <p>A run record ({@link #beginRun}, {@link #commitRun}) keeps only its heads in the buffer: its payload stays in the
+ * memory it was registered in and joins the write by reference, as one more buffer of a gathering {@code write}, so
+ * a bulk transfer's bytes go from the application's memory to the socket with no copy of ours between.
  */
 final class RecordWriter {
+    /** Payloads held by reference at once; a gathering write then has at most twice as many buffers and one. */
+    static final int MAX_REFERENCES = 64;
+    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
     private final ByteBuffer buffer;
     private final MemorySegment segment;
     private int start;
     private int end;
+    /** Payloads by reference, oldest first: each goes on the wire right before the buffer byte at its cut. */
+    private final int[] cut = new int[MAX_REFERENCES];
+    private final MemorySegment[] ref = new MemorySegment[MAX_REFERENCES];
+    private final long[] refOffset = new long[MAX_REFERENCES];
+    private final long[] refLength = new long[MAX_REFERENCES];
+    private int refFirst;
+    private int refCount;
+    private long refBytes;
+    private final ByteBuffer[] gather = new ByteBuffer[2 * MAX_REFERENCES + 1];
 
     RecordWriter(int capacity) {
         this.buffer = ByteBuffer.allocateDirect(capacity);
@@ -35,6 +54,9 @@ final class RecordWriter {
                 return -1;
             }
             MemorySegment.copy(segment, start, segment, 0, end - start);
+            for (int i = 0; i < refCount; i++) {
+                cut[(refFirst + i) % MAX_REFERENCES] -= start;
+            }
             end -= start;
             start = 0;
         }
@@ -87,26 +109,114 @@ final class RecordWriter {
     }
 
     /**
-     * Writes what the channel takes now, without blocking.
+     * Makes room for a run record of up to {@code frames} heads of {@code headLength} bytes each.
      *
-     * @return bytes written
+     * @return the buffer offset where head 0 goes (head i at {@code headLength * i} after it), or -1 when there is
+     *         no room now (in the buffer, or for one more payload by reference)
      */
-    int writeTo(WritableByteChannel channel) throws IOException {
-        if (start == end) {
-            return 0;
+    long beginRun(int headLength, int frames) {
+        if (refCount == MAX_REFERENCES) {
+            return -1;
         }
-        buffer.limit(end).position(start);
-        int n = channel.write(buffer);
-        start += n;
-        if (start == end) {
-            start = 0;
-            end = 0;
-        }
-        return n;
+        long at = room(RecordReader.RUN_HEADER_BYTES - RecordReader.PREFIX_BYTES + headLength * frames);
+        return at < 0 ? -1 : at + RecordReader.RUN_HEADER_BYTES - RecordReader.PREFIX_BYTES;
     }
 
-    /** Bytes appended and not yet written. */
-    int pending() {
-        return end - start;
+    /**
+     * Takes the run whose {@code frames} heads were just written after {@link #beginRun}: its header goes in front of
+     * them, and its {@code payloadLength} bytes of {@code payload} from {@code payloadOffset} follow them on the wire,
+     * read from there when the run is written. The memory must stay readable until then.
+     */
+    void commitRun(int headLength, int frames, MemorySegment payload, long payloadOffset, int payloadLength) {
+        segment.set(RecordReader.LENGTH, end, (short) (RecordReader.RUN_FLAG | headLength));
+        segment.set(RecordReader.LENGTH, end + 2, (short) frames);
+        segment.set(U32, end + 4, payloadLength);
+        end += RecordReader.RUN_HEADER_BYTES + headLength * frames;
+        int k = (refFirst + refCount) % MAX_REFERENCES;
+        cut[k] = end;
+        ref[k] = payload;
+        refOffset[k] = payloadOffset;
+        refLength[k] = payloadLength;
+        refCount++;
+        refBytes += payloadLength;
+    }
+
+    /**
+     * Writes what the channel takes now, without blocking: buffered bytes and payloads by reference in their order,
+     * in one gathering write.
+     *
+     * @return bytes written
+     * @throws IllegalStateException when a payload's memory was closed before it could be written
+     */
+    int writeTo(GatheringByteChannel channel) throws IOException {
+        if (start == end && refCount == 0) {
+            return 0;
+        }
+        if (refCount == 0) {
+            buffer.limit(end).position(start);
+            int n = channel.write(buffer);
+            start += n;
+            if (start == end) {
+                start = 0;
+                end = 0;
+            }
+            return n;
+        }
+        int buffers = 0;
+        int at = start;
+        for (int i = 0; i < refCount; i++) {
+            int k = (refFirst + i) % MAX_REFERENCES;
+            if (cut[k] > at) {
+                gather[buffers++] = buffer.duplicate().limit(cut[k]).position(at);
+                at = cut[k];
+            }
+            gather[buffers++] = ref[k].asSlice(refOffset[k], refLength[k]).asByteBuffer();
+        }
+        if (end > at) {
+            gather[buffers++] = buffer.duplicate().limit(end).position(at);
+        }
+        long n = channel.write(gather, 0, buffers);
+        java.util.Arrays.fill(gather, 0, buffers, null);
+        consume(n);
+        return (int) n;
+    }
+
+    /** Drops the first {@code n} bytes of what is pending, buffered and by reference alike, in wire order. */
+    private void consume(long n) {
+        while (n > 0) {
+            int k = refFirst;
+            int upTo = refCount > 0 ? cut[k] : end;
+            if (start < upTo) {
+                int take = (int) Math.min(n, upTo - start);
+                start += take;
+                n -= take;
+                continue;
+            }
+            long take = Math.min(n, refLength[k]);
+            refOffset[k] += take;
+            refLength[k] -= take;
+            refBytes -= take;
+            n -= take;
+            if (refLength[k] == 0) {
+                ref[k] = null;
+                refFirst = (refFirst + 1) % MAX_REFERENCES;
+                refCount--;
+            }
+        }
+        if (start == end && refCount == 0) {
+            start = 0;
+            end = 0;
+            refFirst = 0;
+        }
+    }
+
+    /** The buffer records are written into (a run's heads go at the offset {@link #beginRun} gave). */
+    MemorySegment segment() {
+        return segment;
+    }
+
+    /** Bytes appended and not yet written, payloads by reference included. */
+    long pending() {
+        return end - start + refBytes;
     }
 }

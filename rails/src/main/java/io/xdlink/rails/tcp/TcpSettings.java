@@ -15,12 +15,21 @@ import java.time.Duration;
  * @param keepaliveInterval   heartbeat period of a quiet session
  * @param keepaliveTimeout    silence after which a peer is dead
  * @param reconnectInterval   pause between attempts to reach a peer again
+ * @param payloadByReference  data frames' payloads go to the socket from their registered memory, not a copy
  */
 public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int railBuffer, Duration connectTimeout,
-                          Duration keepaliveInterval, Duration keepaliveTimeout, Duration reconnectInterval) {
+                          Duration keepaliveInterval, Duration keepaliveTimeout, Duration reconnectInterval,
+                          boolean payloadByReference) {
 
-    /** Smallest batch buffer: two largest frames with their length prefixes. */
-    public static final int MIN_RAIL_BUFFER = 2 * (RecordReader.PREFIX_BYTES + io.xdlink.rails.RailTransport.MAX_FRAME_BYTES);
+    /** Smallest batch buffer: the largest run record a peer may send, which a receiving buffer must hold whole. */
+    public static final int MIN_RAIL_BUFFER = TcpRailTransport.RUN_LIMITS.maxRecord();
+
+    /** As the canonical constructor, payloads by reference (the default). */
+    public TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int railBuffer, Duration connectTimeout,
+                       Duration keepaliveInterval, Duration keepaliveTimeout, Duration reconnectInterval) {
+        this(socketSendBuffer, socketReceiveBuffer, railBuffer, connectTimeout, keepaliveInterval, keepaliveTimeout,
+                reconnectInterval, TcpParams.PAYLOAD_BY_REFERENCE.defaultValue());
+    }
 
     public TcpSettings {
         if (socketSendBuffer < 0 || socketReceiveBuffer < 0) {
@@ -66,12 +75,19 @@ public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int rai
                 Math.toIntExact(params.get(TcpParams.RAIL_BUFFER)),
                 Duration.ofMillis(params.get(TcpParams.CONNECT_TIMEOUT)),
                 Duration.ofMillis(interval), Duration.ofMillis(timeout),
-                Duration.ofMillis(params.get(TcpParams.RECONNECT_INTERVAL)));
+                Duration.ofMillis(params.get(TcpParams.RECONNECT_INTERVAL)),
+                params.get(TcpParams.PAYLOAD_BY_REFERENCE));
     }
 
     /** These settings with other keepalive timing (tests that want a dead peer found fast). */
     public TcpSettings withKeepalive(Duration interval, Duration timeout) {
         return new TcpSettings(socketSendBuffer, socketReceiveBuffer, railBuffer, connectTimeout, interval, timeout,
-                reconnectInterval);
+                reconnectInterval, payloadByReference);
+    }
+
+    /** These settings with another connect timeout (what is left of a deadline). */
+    public TcpSettings withConnectTimeout(Duration timeout) {
+        return new TcpSettings(socketSendBuffer, socketReceiveBuffer, railBuffer, timeout, keepaliveInterval,
+                keepaliveTimeout, reconnectInterval, payloadByReference);
     }
 }

@@ -186,36 +186,15 @@ class RecordReaderTest {
         assertThat(writer.append(MemorySegment.ofArray(new byte[40]))).isTrue();
         assertThat(writer.append(MemorySegment.ofArray(new byte[40]))).isTrue();
         assertThat(writer.append(MemorySegment.ofArray(new byte[40]))).as("no room for a third").isFalse();
-        java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
-        int[] writes = {0};
-        java.nio.channels.WritableByteChannel half = new java.nio.channels.WritableByteChannel() {
-            @Override
-            public int write(ByteBuffer src) {
-                writes[0]++;
-                int n = Math.min(src.remaining(), 50);
-                byte[] b = new byte[n];
-                src.get(b);
-                sink.writeBytes(b);
-                return n;
-            }
-
-            @Override
-            public boolean isOpen() {
-                return true;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        ChunkedChannel half = new ChunkedChannel(50);
         assertThat(writer.writeTo(half)).isEqualTo(50);
         assertThat(writer.pending()).isEqualTo(34);
         assertThat(writer.append(MemorySegment.ofArray(new byte[40]))).as("room after moving the rest up").isTrue();
         while (writer.pending() > 0) {
             writer.writeTo(half);
         }
-        assertThat(sink.size()).isEqualTo(3 * 42);
-        assertThat(writes[0]).isEqualTo(3);
+        assertThat(half.bytes()).hasSize(3 * 42);
+        assertThat(half.writes()).isEqualTo(3);
     }
 
     @Test
@@ -226,8 +205,8 @@ class RecordReaderTest {
         boolean[] called = {false};
         assertThat(writer.append(6, (buf, at) -> called[0] = true)).as("5 + 8 bytes do not fit in 10").isFalse();
         assertThat(called[0]).as("a refused record's writer is not called").isFalse();
-        java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
-        writer.writeTo(java.nio.channels.Channels.newChannel(sink));
-        assertThat(sink.toByteArray()).containsExactly(0, 3, 7, 8, 9);
+        ChunkedChannel sink = new ChunkedChannel(100);
+        writer.writeTo(sink);
+        assertThat(sink.bytes()).containsExactly(0, 3, 7, 8, 9);
     }
 }

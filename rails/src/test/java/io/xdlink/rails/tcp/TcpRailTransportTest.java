@@ -2,6 +2,7 @@ package io.xdlink.rails.tcp;
 
 import io.xdlink.rails.RailClosedException;
 import io.xdlink.rails.RailInfo;
+import io.xdlink.rails.RailTransport;
 import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
 import org.junit.jupiter.api.AfterEach;
@@ -17,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -161,6 +163,107 @@ class TcpRailTransportTest {
         assertThat(e).hasMessage("rail x: the peer closed the rail");
         assertThat(e.peerLost()).as("one rail closing says nothing about the peer").isFalse();
         assertThatThrownBy(() -> rail.offer(MemorySegment.ofArray(new byte[1]))).isInstanceOf(RailClosedException.class);
+    }
+
+    /** A WRITE's head as the transport sees it: its length field says how many payload bytes follow. */
+    private static final int HEAD = io.xdlink.rails.frame.FrameLayout.WRITE_HEADER
+            + io.xdlink.rails.frame.FrameLayout.TRAILER_BYTES;
+
+    /** Frames of a run whose heads are filled with their index and carry their payload length. */
+    private static final class TestRun implements RailTransport.FrameRun {
+        private final long[] offsets;
+        private final int[] lengths;
+        private int i;
+
+        TestRun(long[] offsets, int[] lengths) {
+            this.offsets = offsets;
+            this.lengths = lengths;
+        }
+
+        @Override
+        public boolean frame(int i) {
+            this.i = i;
+            return true;
+        }
+
+        @Override
+        public long payloadOffset() {
+            return offsets[i];
+        }
+
+        @Override
+        public int payloadLength() {
+            return lengths[i];
+        }
+
+        @Override
+        public void write(MemorySegment buffer, long offset) {
+            buffer.asSlice(offset, HEAD).fill((byte) (0x40 + i));
+            buffer.set(RecordReader.LENGTH, offset + io.xdlink.rails.frame.FrameLayout.OFF_LENGTH,
+                    (short) lengths[i]);
+        }
+    }
+
+    @Test
+    void aRunGoesOutFromItsOwnMemoryAndArrivesAsHeadsAndPayloadsInOrder() throws IOException {
+        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        assertThat(pair.a().carriesPayloadByReference()).isTrue();
+        MemorySegment memory = java.lang.foreign.Arena.ofAuto().allocate(3 * 4044 + 100);
+        for (long k = 0; k < memory.byteSize(); k++) {
+            memory.set(ValueLayout.JAVA_BYTE, k, (byte) (k * 31));
+        }
+        // Three frames that follow each other, then one that does not: the run ends before it.
+        int sent = pair.a().offerRun(HEAD, new TestRun(new long[] {100, 4144, 8188, 9000},
+                new int[] {4044, 4044, 4000, 10}), memory, 4);
+        assertThat(sent).isEqualTo(3);
+        assertThat(pair.a().pendingBytes()).isEqualTo(RecordReader.RUN_HEADER_BYTES + 3 * HEAD + 12088);
+        pair.a().flush();
+        List<byte[]> heads = new ArrayList<>();
+        List<byte[]> payloads = new ArrayList<>();
+        RailTransport.FrameReceiver receiver = new RailTransport.FrameReceiver() {
+            @Override
+            public void onFrame(MemorySegment frame) {
+                throw new AssertionError("a run's frames come in two parts");
+            }
+
+            @Override
+            public void onFrame(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
+                                long payloadOffset, int payloadLength) {
+                heads.add(head.asSlice(headOffset, headLength).toArray(ValueLayout.JAVA_BYTE));
+                payloads.add(payload.asSlice(payloadOffset, payloadLength).toArray(ValueLayout.JAVA_BYTE));
+            }
+        };
+        Await.until("3 frames", () -> {
+            pair.b().poll(receiver, 1); // one at a time: a run handed over across polls
+            return heads.size() == 3;
+        });
+        long at = 100;
+        for (int i = 0; i < 3; i++) {
+            assertThat(heads.get(i)).hasSize(HEAD).startsWith((byte) (0x40 + i));
+            byte[] want = memory.asSlice(at, payloads.get(i).length).toArray(ValueLayout.JAVA_BYTE);
+            assertThat(payloads.get(i)).isEqualTo(want);
+            at += want.length;
+        }
+        assertThat(payloads.get(2)).hasSize(4000);
+    }
+
+    @Test
+    void aRunWhoseHeadsDisagreeWithItsRecordClosesTheRailAndHandsNothing() throws Exception {
+        CompletableFuture<Socket> raw = new CompletableFuture<>();
+        TcpRailTransport rail = railFedBy(raw);
+        Socket s = track(raw.get(30, TimeUnit.SECONDS));
+        ByteBuffer b = ByteBuffer.allocate(RecordReader.RUN_HEADER_BYTES + 2 * HEAD + 10);
+        b.putShort((short) (RecordReader.RUN_FLAG | HEAD)).putShort((short) 2).putInt(10);
+        for (int i = 0; i < 2; i++) {
+            byte[] head = new byte[HEAD];
+            head[io.xdlink.rails.frame.FrameLayout.OFF_LENGTH + 1] = 4; // 4 + 4 is not the record's 10
+            b.put(head);
+        }
+        s.getOutputStream().write(b.array());
+        List<byte[]> got = new ArrayList<>();
+        RailClosedException e = pollUntilClosed(rail, got);
+        assertThat(got).isEmpty();
+        assertThat(e).hasMessage("rail x: a run's heads add up to 8 payload bytes, its record says 10");
     }
 
     @Test

@@ -1,0 +1,184 @@
+package io.xdlink.rails.tcp;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Run records: heads in the batch, payload written by reference from its own memory, read back field by field, and
+ * every malformed, truncated or hostile run header refused before anything behind it is read.
+ */
+class RunRecordTest {
+    private static final RecordReader.RunLimits LIMITS = new RecordReader.RunLimits(8, 16, 4, 100);
+
+    /** Run header bytes: prefix with the run flag and head length, count, payload length. */
+    private static byte[] header(int head, int frames, long payload) {
+        ByteBuffer b = ByteBuffer.allocate(RecordReader.RUN_HEADER_BYTES);
+        b.putShort((short) (RecordReader.RUN_FLAG | head)).putShort((short) frames).putInt((int) payload);
+        return b.array();
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        int n = 0;
+        for (byte[] p : parts) {
+            n += p.length;
+        }
+        ByteBuffer b = ByteBuffer.allocate(n);
+        for (byte[] p : parts) {
+            b.put(p);
+        }
+        return b.array();
+    }
+
+    private static RecordReader reader() {
+        return new RecordReader("rail t", 4096, 1, 1000, LIMITS);
+    }
+
+    @Test
+    void aRunWrittenByReferenceArrivesAsItsHeadsThenItsPayloadThroughAnySplitOfTheWrites() throws IOException {
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment payload = arena.allocate(300);
+            for (int i = 0; i < 300; i++) {
+                payload.set(ValueLayout.JAVA_BYTE, i, (byte) random.nextInt());
+            }
+            RecordWriter writer = new RecordWriter(256);
+            assertThat(writer.append(MemorySegment.ofArray(new byte[] {1, 2, 3}))).isTrue();
+            long at = writer.beginRun(10, 2);
+            assertThat(at).isGreaterThanOrEqualTo(0);
+            writer.segment().asSlice(at, 20).fill((byte) 0x5A);
+            writer.commitRun(10, 2, payload, 40, 70);
+            assertThat(writer.append(MemorySegment.ofArray(new byte[] {9}))).isTrue();
+            assertThat(writer.pending()).isEqualTo(5 + 8 + 20 + 70 + 3);
+            ChunkedChannel ch = new ChunkedChannel(1 + random.nextInt(17));
+            while (writer.pending() > 0) {
+                writer.writeTo(ch);
+            }
+            byte[] body = new byte[70];
+            MemorySegment.copy(payload, ValueLayout.JAVA_BYTE, 40, body, 0, 70);
+            byte[] heads = new byte[20];
+            java.util.Arrays.fill(heads, (byte) 0x5A);
+            assertThat(ch.bytes()).as("seed " + seed).isEqualTo(concat(new byte[] {0, 3, 1, 2, 3},
+                    header(10, 2, 70), heads, body, new byte[] {0, 1, 9}));
+        }
+    }
+
+    @Test
+    void aPartlyWrittenPayloadKeepsItsPlaceWhenTheBufferMovesUp() throws IOException {
+        MemorySegment payload = MemorySegment.ofArray(new byte[64]).fill((byte) 7);
+        RecordWriter writer = new RecordWriter(64);
+        long at = writer.beginRun(8, 1);
+        writer.segment().asSlice(at, 8).fill((byte) 1);
+        writer.commitRun(8, 1, payload, 0, 64);
+        ChunkedChannel ch = new ChunkedChannel(20);
+        writer.writeTo(ch); // the header, the head, 4 payload bytes
+        assertThat(writer.pending()).isEqualTo(60);
+        // A 40-byte record fits only once the written bytes are gone from the front of the buffer.
+        assertThat(writer.append(MemorySegment.ofArray(new byte[40]).fill((byte) 3))).isTrue();
+        while (writer.pending() > 0) {
+            writer.writeTo(ch);
+        }
+        byte[] ones = new byte[8];
+        java.util.Arrays.fill(ones, (byte) 1);
+        byte[] threes = new byte[40];
+        java.util.Arrays.fill(threes, (byte) 3);
+        assertThat(ch.bytes()).isEqualTo(concat(header(8, 1, 64), ones, payload.toArray(ValueLayout.JAVA_BYTE),
+                new byte[] {0, 40}, threes));
+    }
+
+    @Test
+    void noMoreThanTheMostReferencesAreHeldAtOnce() {
+        RecordWriter writer = new RecordWriter(64 << 10);
+        MemorySegment payload = MemorySegment.ofArray(new byte[16]);
+        for (int i = 0; i < RecordWriter.MAX_REFERENCES; i++) {
+            long at = writer.beginRun(8, 1);
+            assertThat(at).isGreaterThanOrEqualTo(0);
+            writer.commitRun(8, 1, payload, 0, 16);
+        }
+        assertThat(writer.beginRun(8, 1)).isEqualTo(-1);
+    }
+
+    @Test
+    void aWholeRunIsTakenWithItsFieldsAndPlainRecordsAroundItStayPlain() throws IOException {
+        byte[] heads = new byte[24];
+        byte[] body = {10, 11, 12, 13, 14};
+        RecordReader r = reader();
+        r.fill(new RecordReaderTest.Chunks(concat(RecordReaderTest.record(2, 40), header(12, 2, 5), heads, body,
+                RecordReaderTest.record(1, 50))));
+        assertThat(r.nextRecord()).isEqualTo(2);
+        assertThat(r.isRun()).isFalse();
+        long at = r.nextRecord();
+        assertThat(r.isRun()).isTrue();
+        assertThat(r.runFrames()).isEqualTo(2);
+        assertThat(r.runHead()).isEqualTo(12);
+        assertThat(r.runPayload()).isEqualTo(5);
+        assertThat(r.segment().asSlice(at + 24, 5).toArray(ValueLayout.JAVA_BYTE)).isEqualTo(body);
+        r.nextRecord();
+        assertThat(r.isRun()).isFalse();
+        assertThat(r.recordLength()).isEqualTo(1);
+    }
+
+    @Test
+    void aRunArrivingByteByByteIsTakenOnlyOnceWhole() throws IOException {
+        byte[] whole = concat(header(8, 1, 3), new byte[8], new byte[] {1, 2, 3});
+        byte[][] bytes = new byte[whole.length][];
+        for (int i = 0; i < whole.length; i++) {
+            bytes[i] = new byte[] {whole[i]};
+        }
+        RecordReader r = reader();
+        RecordReaderTest.Chunks ch = new RecordReaderTest.Chunks(bytes);
+        for (int i = 0; i < whole.length - 1; i++) {
+            r.fill(ch);
+            assertThat(r.nextRecord()).as("after %d bytes", i + 1).isEqualTo(-1);
+        }
+        r.fill(ch);
+        assertThat(r.nextRecord()).isGreaterThanOrEqualTo(0);
+        assertThat(r.isRun()).isTrue();
+    }
+
+    @Test
+    void malformedRunHeadersAreRefusedNamingTheField() throws IOException {
+        assertRefused(header(7, 1, 1), "head length 7 is outside 8..16");
+        assertRefused(header(17, 1, 1), "head length 17 is outside 8..16");
+        assertRefused(header(8, 0, 1), "run record of 0 frames; 1..4");
+        assertRefused(header(8, 5, 1), "run record of 5 frames; 1..4");
+        assertRefused(header(8, 1, 101), "run record with 101 payload bytes; at most 100");
+        // Hostile: a length with the top bit set, read as unsigned, never as a negative size to allocate or await.
+        assertRefused(header(8, 1, 0xFFFF_FFFFL), "run record with 4294967295 payload bytes; at most 100");
+        assertRefused(header(8, 0xFFFF, 1), "run record of 65535 frames; 1..4");
+    }
+
+    @Test
+    void aStreamCutInsideARunIsRefusedNotWaitedFor() throws IOException {
+        assertRefused(new byte[] {(byte) 0x80, 8, 0, 1}, "the stream ended inside a run record's header (4 of 8");
+        assertRefused(concat(header(8, 1, 10), new byte[12]), "the stream ended inside a run record of 26 bytes (20");
+    }
+
+    @Test
+    void aReaderWithoutRunsTakesTheFlagAsALengthAndALimitThatCannotHoldARunIsRefused() throws IOException {
+        RecordReader plain = new RecordReader("control", 4096, 1, 1000);
+        plain.fill(new RecordReaderTest.Chunks(header(8, 1, 1)));
+        assertThatThrownBy(plain::nextRecord).isInstanceOf(StreamFormatException.class)
+                .hasMessageContaining("record length 32776 is outside 1..1000");
+        assertThatThrownBy(() -> new RecordReader("x", 100, 1, 50, LIMITS))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RecordReader("x", 4096, 1, 1000, new RecordReader.RunLimits(8, 0x8000, 1, 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static void assertRefused(byte[] stream, String message) throws IOException {
+        RecordReader r = reader();
+        r.fill(new RecordReaderTest.Chunks(stream));
+        r.fill(new RecordReaderTest.Chunks());
+        assertThatThrownBy(r::nextRecord).isInstanceOf(StreamFormatException.class).hasMessageContaining(message);
+    }
+}
