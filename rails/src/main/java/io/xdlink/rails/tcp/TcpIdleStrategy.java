@@ -52,6 +52,21 @@ public final class TcpIdleStrategy implements IdleStrategy {
     }
 
     /**
+     * As {@link #idle(int)}, but the sleep on the rails never outlasts the agent's next timer: a timer due within the
+     * millisecond a selector can wait for at least is waited for by yielding instead.
+     */
+    @Override
+    public void idle(int workCount, long limitNanos) {
+        if (workCount > 0 || spins < maxSpins || yields < maxYields) {
+            idle(workCount);
+        } else if (limitNanos < 1_000_000) {
+            Thread.yield();
+        } else {
+            RailWaiter.forCurrentThread().await(Math.min(maxWaitMillis, limitNanos / 1_000_000));
+        }
+    }
+
+    /**
      * Makes traffic on a socket of the calling thread's own wake it from this strategy's sleep, as its rails do
      * (a thread that also polls a plain socket). The channel must be non-blocking. Does nothing when it already
      * wakes this thread.

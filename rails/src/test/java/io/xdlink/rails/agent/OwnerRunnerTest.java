@@ -1,0 +1,112 @@
+package io.xdlink.rails.agent;
+
+import io.xdlink.rails.Agent;
+import org.junit.jupiter.api.Test;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OwnerRunnerTest {
+
+    /** Counts cycles, notes which threads ran them and whether two ever overlapped; fails on cycle {@code failAt}. */
+    private static final class Probe implements Agent {
+        final AtomicInteger cycles = new AtomicInteger();
+        final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        final AtomicInteger inside = new AtomicInteger();
+        volatile boolean overlapped;
+        volatile int failAt = -1;
+        volatile CountDownLatch seenOnOther = new CountDownLatch(1);
+        volatile Thread owner;
+
+        @Override
+        public int doWork() {
+            if (inside.incrementAndGet() > 1) {
+                overlapped = true;
+            }
+            try {
+                threads.add(Thread.currentThread());
+                if (Thread.currentThread() != owner) {
+                    seenOnOther.countDown();
+                }
+                if (cycles.incrementAndGet() == failAt) {
+                    throw new IllegalStateException("boom");
+                }
+                return 0;
+            } finally {
+                inside.decrementAndGet();
+            }
+        }
+
+        @Override
+        public String roleName() {
+            return "xdlink-test-owned";
+        }
+    }
+
+    @Test
+    void theOwnersStepsRunTheAgentOnItsOwnThreadAndTheStandbyOnlyWhileItIsAway() throws Exception {
+        Probe agent = new Probe();
+        agent.owner = Thread.currentThread();
+        AtomicReference<Throwable> error = new AtomicReference<>();
+        try (OwnerRunner runner = new OwnerRunner(agent, BusySpinIdleStrategy::new, error::set, System::nanoTime)) {
+            for (int i = 0; i < 100; i++) {
+                runner.step(0);
+            }
+            assertThat(agent.threads).containsExactly(Thread.currentThread());
+            assertThat(agent.cycles).hasValue(100);
+
+            // Away on a call that blocks until the standby has run the agent.
+            boolean ranMeanwhile = runner.away(() -> {
+                try {
+                    return agent.seenOnOther.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            assertThat(ranMeanwhile).as("the standby ran the agent while the owner was away").isTrue();
+            assertThat(agent.threads).contains(runner.standbyThread());
+
+            // Back: the standby stops, and the owner's cycles are its own again.
+            int before = cycles(agent);
+            Thread.sleep(50);
+            int after = cycles(agent);
+            assertThat(after - before).as("the standby is parked once the owner is back").isLessThanOrEqualTo(1);
+            assertThat(agent.overlapped).as("two threads never ran a cycle at once").isFalse();
+
+            agent.failAt = agent.cycles.get() + 1;
+            assertThat(runner.step(0)).as("a failed cycle counts as work").isEqualTo(1);
+            assertThat(error.get()).hasMessage("boom");
+        }
+    }
+
+    private static int cycles(Probe p) {
+        return p.cycles.get();
+    }
+
+    @Test
+    void closeStopsTheStandbyEvenWhileItRuns() throws Exception {
+        Probe agent = new Probe();
+        agent.owner = Thread.currentThread();
+        OwnerRunner runner = new OwnerRunner(agent, BusySpinIdleStrategy::new, e -> { }, System::nanoTime);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread away = Thread.ofPlatform().start(() -> runner.away(() -> {
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        assertThat(agent.seenOnOther.await(30, TimeUnit.SECONDS)).isTrue();
+        runner.close();
+        assertThat(runner.standbyThread().isAlive()).isFalse();
+        release.countDown();
+        away.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(away.isAlive()).isFalse();
+    }
+}
