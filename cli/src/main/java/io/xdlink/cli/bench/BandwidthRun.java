@@ -52,7 +52,7 @@ final class BandwidthRun {
         int totS = 0;
         int totC = 0;
         long lastProgress = System.nanoTime();
-        BenchEndpoint.Spinner spin = new BenchEndpoint.Spinner();
+        BenchDevice.Pacer spin = ep.pacer();
         while (totC < total) {
             int work = 0;
             for (int i = 0; i < q && totS < total; i++) {
@@ -105,7 +105,7 @@ final class BandwidthRun {
         long c1 = -1;
         long t1 = 0;
         long lastProgress = start;
-        BenchEndpoint.Spinner spin = new BenchEndpoint.Spinner();
+        BenchDevice.Pacer spin = ep.pacer();
         while (true) {
             long now = System.nanoTime();
             boolean posting = now < end;

@@ -28,7 +28,7 @@ final class BenchClient extends BenchSide {
     Outcome run(String host, int port) {
         long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
         try (Rendezvous rv = Rendezvous.connect(host, port, s.timeout());
-             BenchEndpoint ep = new BenchEndpoint(openDevice(), s.qps(), max, cqCapacity(s))) {
+             BenchEndpoint ep = new BenchEndpoint(openDevice(s.loopback()), s.qps(), max, cqCapacity(s))) {
             try {
                 return runOn(rv, ep, host, port);
             } catch (BenchException e) {
@@ -41,7 +41,8 @@ final class BenchClient extends BenchSide {
     private Outcome runOn(Rendezvous rv, BenchEndpoint ep, String host, int port) {
         BenchRecord setup = s.toRecord().with("addr", "0x" + Long.toHexString(ep.mr().address()))
                 .with("rkey", ep.mr().rkey());
-        BenchRecord ready = BenchRecord.parse(rv.exchange(setup.format()), "READY");
+        BenchDevice dev = ep.bench();
+        BenchRecord ready = BenchRecord.parse(dev.away(() -> rv.exchange(setup.format())), "READY");
         ConnectHandle handle;
         try {
             handle = ConnectHandle.parse(HexFormat.of().parseHex(ready.get("handle")));
@@ -50,7 +51,7 @@ final class BenchClient extends BenchSide {
         }
         ep.remote(ready.getHex("addr"), (int) ready.getLong("rkey", Integer.MIN_VALUE, Integer.MAX_VALUE));
         ep.connect(handle, s.qps(), s.timeout());
-        rv.barrier("connected");
+        dev.away(() -> rv.barrier("connected"));
         banner(s, ep, handle.device());
         // Named while the rails are up: once the run is done the server closes its side and they go.
         String label = describe(ep);
@@ -59,16 +60,16 @@ final class BenchClient extends BenchSide {
         o.header();
         List<BenchResult> rows = new ArrayList<>();
         ProgressBar bar = s.progress() ? new ProgressBar(err, s.sizes().size()) : null;
-        boolean warm = !s.warmUp() || !s.test().isBandwidth();
+        boolean warm = !s.warmUp();
         for (long size : s.sizes()) {
-            rv.barrier("size " + size);
-            if (!warm) {
+            dev.away(() -> rv.barrier("size " + size));
+            if (!warm && s.test().isBandwidth()) {
                 new BandwidthRun(ep, s, size).warmUp();
-                warm = true;
             }
             BenchResult r = s.test().isBandwidth() ? new BenchResult.Bw(new BandwidthRun(ep, s, size).run())
-                    : LatencyRun.ping(ep, s, size);
-            BenchRecord.parse(rv.exchange(r.toRecord().format()), "OK");
+                    : LatencyRun.ping(ep, s, size, warm ? 0 : LatencyRun.warmUpRounds(s, size));
+            warm = true;
+            BenchRecord.parse(dev.away(() -> rv.exchange(r.toRecord().format())), "OK");
             o.row(r);
             rows.add(r);
             if (bar != null) {
@@ -81,14 +82,17 @@ final class BenchClient extends BenchSide {
         o.end();
         List<BenchResult> raw = List.of();
         if (s.baselineRaw()) {
-            rv.barrier("raw");
-            raw = RawBaseline.client(s, host, RawBaseline.port(port));
-            for (BenchResult r : raw) {
-                BenchRecord.parse(rv.exchange(r.toRecord().format()), "OK");
-            }
+            raw = dev.away(() -> {
+                rv.barrier("raw");
+                List<BenchResult> r = RawBaseline.client(s, host, RawBaseline.port(port));
+                for (BenchResult row : r) {
+                    BenchRecord.parse(rv.exchange(row.toRecord().format()), "OK");
+                }
+                return r;
+            });
             o.baseline(baselinePath(host), rows, raw);
         }
-        rv.barrier("done");
+        dev.away(() -> rv.barrier("done"));
         return new Outcome(rows, raw, label);
     }
 

@@ -33,6 +33,7 @@ final class BenchEndpoint implements AutoCloseable {
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
 
     private final Arena arena = Arena.ofShared();
+    private final BenchDevice bench;
     private final Device device;
     private final ProtectionDomain pd;
     private final CompletionQueue cq;
@@ -43,14 +44,15 @@ final class BenchEndpoint implements AutoCloseable {
     private long remoteAddress;
     private int remoteKey;
 
-    BenchEndpoint(Device device, int qps, long maxMessage, int cqCapacity) {
+    BenchEndpoint(BenchDevice bench, int qps, long maxMessage, int cqCapacity) {
         long slot = 2 * maxMessage;
         if ((long) qps * slot > MAX_BUFFER) {
             throw new BenchException(qps + " queue pairs of " + maxMessage + "-byte messages need "
                     + ((long) qps * slot >> 20) + " MiB; use fewer queue pairs or smaller messages (at most "
                     + (MAX_BUFFER >> 20) + " MiB)");
         }
-        this.device = device;
+        this.bench = bench;
+        this.device = bench.device();
         this.slot = slot;
         this.pd = device.allocPd();
         this.cq = device.createCq(cqCapacity);
@@ -60,6 +62,16 @@ final class BenchEndpoint implements AutoCloseable {
 
     Device device() {
         return device;
+    }
+
+    /** The device with whoever runs its engine. */
+    BenchDevice bench() {
+        return bench;
+    }
+
+    /** A polling loop's wait between passes (which runs the engine when the bench's threads own it). */
+    BenchDevice.Pacer pacer() {
+        return bench.pacer();
     }
 
     CompletionQueue cq() {
@@ -124,7 +136,7 @@ final class BenchEndpoint implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         QueuePair[] done = new QueuePair[n];
         int up = 0;
-        Spinner spin = new Spinner();
+        BenchDevice.Pacer spin = pacer();
         while (up < n) {
             for (int i = 0; i < n; i++) {
                 if (done[i] == null) {
@@ -152,7 +164,7 @@ final class BenchEndpoint implements AutoCloseable {
     /** Accepts {@code n} queue pairs on {@code listener}, polling until all arrived or {@code timeout}. */
     void accept(Listener listener, int n, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        Spinner spin = new Spinner();
+        BenchDevice.Pacer spin = pacer();
         while (qps.size() < n) {
             QueuePair qp = listener.accept(QpAttributes.of(pd, cq));
             if (qp != null) {
@@ -176,7 +188,7 @@ final class BenchEndpoint implements AutoCloseable {
 
     /** What the device last ran into, for a failure's message: an internal error, else why a rail went. */
     private String lastError() {
-        Throwable t = device.lastError() != null ? device.lastError() : device.lastRailClosure();
+        Throwable t = bench.lastError();
         return t == null ? "" : " (device: " + t.getMessage() + ")";
     }
 
@@ -186,7 +198,7 @@ final class BenchEndpoint implements AutoCloseable {
             qp.close();
         }
         mr.deregister();
-        device.close();
+        bench.close();
         arena.close();
     }
 

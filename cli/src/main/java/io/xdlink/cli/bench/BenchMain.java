@@ -60,7 +60,8 @@ final class BenchMain {
         out.println("************************************");
         out.flush();
         List<BenchResult> rows;
-        try (Rendezvous rv = Rendezvous.listen(null, s.port(), Duration.ZERO, s.timeout(), null)) {
+        try (Rendezvous rv = prepared.device().away(
+                () -> Rendezvous.listen(null, s.port(), Duration.ZERO, s.timeout(), null))) {
             rows = server.serve(prepared, rv, null);
         } catch (RuntimeException e) {
             prepared.listener().close();
@@ -144,7 +145,7 @@ final class BenchMain {
         Map<String, String> info = new LinkedHashMap<>();
         info.put("test", s.test().title());
         info.put("mode", s.loopback() ? "loopback" : s.isServer() ? "server" : "client");
-        info.put("warm_up", Boolean.toString(s.warmUp() && s.test().isBandwidth() && !s.isServer()));
+        info.put("warm_up", Boolean.toString(s.warmUp() && !s.isServer()));
         BenchReport report = BenchReport.of(label, info, s.unit(), rows);
         if (s.json() != null) {
             write(s.json(), report.toJson());

@@ -73,8 +73,9 @@ public final class BenchOptions {
     boolean loopback;
 
     @Option(names = "--perform_warm_up", negatable = true,
-            description = "Bandwidth tests: move the first size once, unmeasured, before measuring (default: on with "
-                    + "--loopback, whose two ends start cold in one process; off otherwise, as perftest).")
+            description = "Before the first size is measured, run it once unmeasured: a bandwidth test moves its "
+                    + "messages, a latency test makes its round trips (default: on, so the first table times a warm "
+                    + "path, not class loading and compilation; --no-perform_warm_up measures the cold start).")
     Boolean warmUp;
 
     @Option(names = "--link", paramLabel = "GENxLANES",
@@ -179,7 +180,7 @@ public final class BenchOptions {
         return new BenchSettings(test, server, sizes, iters, duration,
                 gbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port, qps, depth, cqMod, rails, loopback,
                 explicit, json, plot, compare, baseline != null, Duration.ofSeconds(timeoutSeconds),
-                all && stderrIsTerminal, warmUp == null ? loopback : warmUp);
+                all && stderrIsTerminal, warmUp == null || warmUp);
     }
 
     static long parseSize(String text) {

@@ -27,9 +27,9 @@ final class BenchServer extends BenchSide {
 
     /** Opens the device and its listener now, so rails come up while the client is still starting. */
     Prepared prepare() {
-        Device device = openDevice();
+        BenchDevice device = openDevice(template.loopback());
         try {
-            return new Prepared(device, device.listen());
+            return new Prepared(device, device.device().listen());
         } catch (RuntimeException e) {
             device.close();
             throw e;
@@ -41,7 +41,7 @@ final class BenchServer extends BenchSide {
         AtomicReference<BenchEndpoint> endpoint = new AtomicReference<>();
         AtomicReference<BenchSettings> agreed = new AtomicReference<>();
         try {
-            String setupText = rv.serve(text -> {
+            String setupText = prepared.device().away(() -> rv.serve(text -> {
                 BenchRecord setup = BenchRecord.parse(text, "SETUP");
                 BenchSettings s = template.adopt(setup);
                 long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
@@ -52,7 +52,7 @@ final class BenchServer extends BenchSide {
                         .with("handle", HexFormat.of().formatHex(prepared.listener().handle().toBytes()))
                         .with("addr", "0x" + Long.toHexString(ep.mr().address())).with("rkey", ep.mr().rkey())
                         .format();
-            });
+            }));
             BenchRecord setup = BenchRecord.parse(setupText, "SETUP");
             BenchEndpoint ep = endpoint.get();
             BenchSettings s = agreed.get();
@@ -75,20 +75,23 @@ final class BenchServer extends BenchSide {
     private List<BenchResult> runOn(Rendezvous rv, BenchEndpoint ep, BenchSettings s, Listener listener,
                                     String bindAddress) {
         ep.accept(listener, s.qps(), s.timeout());
-        rv.barrier("connected");
+        BenchDevice dev = ep.bench();
+        dev.away(() -> rv.barrier("connected"));
         banner(s, ep, ep.qps().getFirst().peerDevice());
         BenchOutput o = new BenchOutput(out, s);
         o.header();
         List<BenchResult> rows = new ArrayList<>();
+        boolean warm = !s.warmUp();
         for (long size : s.sizes()) {
-            rv.barrier("size " + size);
-            Responder responder = Responder.startFor(ep, s, size);
-            String text = rv.serve(t -> {
-                if (responder != null) {
-                    responder.join();
-                }
+            dev.away(() -> rv.barrier("size " + size));
+            Responder responder = Responder.startFor(ep, s, size,
+                    warm || s.test().isBandwidth() ? 0 : LatencyRun.warmUpRounds(s, size));
+            warm = true;
+            // A responder runs the engine while it answers; without one (write_bw) the standby does.
+            String text = responder != null ? rv.serve(t -> {
+                responder.join();
                 return "OK";
-            });
+            }) : dev.away(() -> rv.serve(t -> "OK"));
             BenchResult r = BenchResult.parse(BenchRecord.parse(text, "RESULT"), s.unit());
             o.row(r);
             rows.add(r);
@@ -96,19 +99,21 @@ final class BenchServer extends BenchSide {
         o.end();
         if (s.baselineRaw()) {
             ServerSocketChannel ss = RawBaseline.listen(bindAddress, RawBaseline.port(rv.localPort()));
-            rv.barrier("raw");
-            RawBaseline.server(ss, s);
             List<BenchResult> raw = new ArrayList<>();
-            for (int i = 0; i < s.sizes().size(); i++) {
-                raw.add(BenchResult.parse(BenchRecord.parse(rv.serve(t -> "OK"), "RESULT"), s.unit()));
-            }
+            dev.away(() -> {
+                rv.barrier("raw");
+                RawBaseline.server(ss, s);
+                for (int i = 0; i < s.sizes().size(); i++) {
+                    raw.add(BenchResult.parse(BenchRecord.parse(rv.serve(t -> "OK"), "RESULT"), s.unit()));
+                }
+            });
             o.baseline(BenchClient.baselinePath(rv.peer()), rows, raw);
         }
-        rv.barrier("done");
+        dev.away(() -> rv.barrier("done"));
         return rows;
     }
 
     /** A device and its listener, up before the client connects. */
-    record Prepared(Device device, Listener listener) {
+    record Prepared(BenchDevice device, Listener listener) {
     }
 }

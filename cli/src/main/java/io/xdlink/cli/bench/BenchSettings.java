@@ -27,7 +27,7 @@ import java.util.Map;
  * @param baselineRaw also run the same transfer over a plain TCP socket and print the ratio
  * @param timeout     how long to wait for the peer at any step
  * @param progress    draw a progress bar on stderr for {@code -a}
- * @param warmUp      run the first size once unmeasured before measuring (bandwidth tests)
+ * @param warmUp      run the first size once unmeasured before measuring
  */
 public record BenchSettings(BenchTest test, String server, List<Long> sizes, long iterations, Duration duration,
                             ReportUnit unit, int port, int qps, int txDepth, int cqMod, List<String> rails,
@@ -67,7 +67,8 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
                 .with("sizes", String.join(",", sizes.stream().map(String::valueOf).toList()))
                 .with("iters", iterations).with("duration", durationMode() ? duration.toSeconds() : 0)
                 .with("qps", qps).with("txdepth", txDepth).with("cqmod", cqMod)
-                .with("gbits", unit == ReportUnit.GBIT_PER_SEC ? 1 : 0).with("raw", baselineRaw ? 1 : 0);
+                .with("gbits", unit == ReportUnit.GBIT_PER_SEC ? 1 : 0).with("raw", baselineRaw ? 1 : 0)
+                .with("warm", warmUp ? 1 : 0);
     }
 
     /**
@@ -98,6 +99,6 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
                 (int) setup.getLong("qps", 1, BenchOptions.MAX_QPS),
                 (int) setup.getLong("txdepth", 1, BenchOptions.MAX_TX_DEPTH),
                 (int) setup.getLong("cqmod", 1, BenchOptions.MAX_CQ_MOD), rails, false, params, json, plot, compare,
-                setup.getLong("raw", 0, 1) == 1, timeout, false, false);
+                setup.getLong("raw", 0, 1) == 1, timeout, false, setup.getLong("warm", 0, 1) == 1);
     }
 }

@@ -22,9 +22,16 @@ abstract class BenchSide {
         this.out = out;
     }
 
-    /** A device over every (chosen) rail of the fabric, identified by the host's domain, with its own thread. */
-    protected Device openDevice() {
-        return Device.open(fabric, DeviceConfig.builder().id(fabric.localDomain()).settings(rails).build());
+    /**
+     * A device over every (chosen) rail of the fabric, identified by the host's domain. Between two hosts the bench's
+     * own threads run its engine ({@link BenchDevice#inline}); in one process ({@code loopback}) it has a thread.
+     */
+    protected BenchDevice openDevice(boolean loopback) {
+        DeviceConfig.Builder config = DeviceConfig.builder().id(fabric.localDomain()).settings(rails);
+        if (loopback) {
+            return BenchDevice.threaded(Device.open(fabric, config.build()));
+        }
+        return BenchDevice.inline(Device.open(fabric, config.invoker().build()));
     }
 
     /** The completion-queue size that can never overflow for this run. */

@@ -17,15 +17,37 @@ final class LatencyRun {
     private LatencyRun() {
     }
 
-    /** The client's half: {@code n} pings, or pings for the duration; returns the row. */
-    static BenchResult ping(BenchEndpoint ep, BenchSettings s, long size) {
+    /** Most unmeasured round trips a warm-up makes, and most bytes it moves each way. */
+    static final long WARM_UP_ROUNDS = 5000;
+    static final long WARM_UP_BYTES = 256L << 20;
+
+    /**
+     * Unmeasured round trips before the first size's measured ones ({@code --perform_warm_up}): enough for the
+     * compiler to have seen the path, never more than the measured run itself; none in duration mode, whose own
+     * margins leave the start out. Both sides work it out from the settings they agreed on.
+     */
+    static long warmUpRounds(BenchSettings s, long size) {
+        if (s.durationMode()) {
+            return 0;
+        }
+        return Math.max(1, Math.min(s.iterations(), Math.min(WARM_UP_ROUNDS, WARM_UP_BYTES / size)));
+    }
+
+    /**
+     * The client's half: {@code warmUp} unmeasured round trips, then {@code n} pings, or pings for the duration;
+     * returns the row.
+     */
+    static BenchResult ping(BenchEndpoint ep, BenchSettings s, long size, long warmUp) {
         Pinger p = new Pinger(ep, s, size);
+        for (long i = 0; i < warmUp; i++) {
+            p.roundTrip(i, () -> false);
+        }
         if (!s.durationMode()) {
             int n = Math.toIntExact(s.iterations());
             long[] stamps = new long[n];
             for (int i = 0; i < n; i++) {
                 stamps[i] = System.nanoTime();
-                p.roundTrip(i, () -> false);
+                p.roundTrip(warmUp + i, () -> false);
             }
             return new BenchResult.Lat(LatencyStatistics.compute(size, stamps, n, 2));
         }
@@ -36,7 +58,7 @@ final class LatencyRun {
         long to = start + d.toNanos() - margin;
         long count = 0;
         long t0 = -1;
-        long i = 0;
+        long i = warmUp;
         long now;
         while ((now = System.nanoTime()) < to) {
             if (t0 < 0 && now >= from) {
@@ -53,10 +75,13 @@ final class LatencyRun {
         return new BenchResult.LatDuration(new LatencyDurationResult(size, count, avgTps[0], avgTps[1]));
     }
 
-    /** The server's half: answers pings until {@code stop} says so (or the iterations are done). */
-    static void respond(BenchEndpoint ep, BenchSettings s, long size, BooleanSupplier stop) {
+    /**
+     * The server's half: answers pings until {@code stop} says so (or the iterations are done), {@code warmUp}
+     * unmeasured ones first.
+     */
+    static void respond(BenchEndpoint ep, BenchSettings s, long size, long warmUp, BooleanSupplier stop) {
         Pinger p = new Pinger(ep, s, size);
-        long n = s.durationMode() ? Long.MAX_VALUE : s.iterations();
+        long n = s.durationMode() ? Long.MAX_VALUE : warmUp + s.iterations();
         for (long i = 0; i < n && !stop.getAsBoolean(); i++) {
             if (!p.await(i, stop)) {
                 return;
@@ -72,7 +97,7 @@ final class LatencyRun {
         private final long size;
         private final QueuePair qp;
         private final long last;
-        private final BenchEndpoint.Spinner spin = new BenchEndpoint.Spinner();
+        private final BenchDevice.Pacer spin;
 
         Pinger(BenchEndpoint ep, BenchSettings s, long size) {
             this.ep = ep;
@@ -80,6 +105,7 @@ final class LatencyRun {
             this.size = size;
             this.qp = ep.qps().getFirst();
             this.last = size - 1;
+            this.spin = ep.pacer();
             if (s.test().verb() == BenchTest.Verb.SEND) {
                 // Two receives: the next ping can arrive while the last one's completion is still being polled.
                 // Receives an earlier size left posted count.

@@ -17,22 +17,27 @@ final class Responder implements Runnable {
     private final BenchEndpoint ep;
     private final BenchSettings s;
     private final long size;
+    private final long warmUp;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean stop;
     private Thread thread;
 
-    Responder(BenchEndpoint ep, BenchSettings s, long size) {
+    Responder(BenchEndpoint ep, BenchSettings s, long size, long warmUp) {
         this.ep = ep;
         this.s = s;
         this.size = size;
+        this.warmUp = warmUp;
     }
 
-    /** Starts the responder if this test needs one; returns null when the server only waits (write_bw). */
-    static Responder startFor(BenchEndpoint ep, BenchSettings s, long size) {
+    /**
+     * Starts the responder if this test needs one; returns null when the server only waits (write_bw). A latency
+     * test's responder answers {@code warmUp} unmeasured pings first.
+     */
+    static Responder startFor(BenchEndpoint ep, BenchSettings s, long size, long warmUp) {
         if (s.test() == BenchTest.WRITE_BW) {
             return null;
         }
-        Responder r = new Responder(ep, s, size);
+        Responder r = new Responder(ep, s, size, warmUp);
         r.thread = Thread.ofPlatform().name("xdlink-bench-responder").daemon().start(r);
         return r;
     }
@@ -42,8 +47,13 @@ final class Responder implements Runnable {
         try {
             switch (s.test()) {
                 case SEND_BW -> sink();
-                case WRITE_LAT, SEND_LAT -> LatencyRun.respond(ep, s, size, () -> stop);
+                case WRITE_LAT, SEND_LAT -> LatencyRun.respond(ep, s, size, warmUp, () -> stop);
                 case WRITE_BW -> { }
+            }
+            // Its last answer may still be in the engine: keep it running until the client's result stops us.
+            BenchDevice.Pacer spin = ep.pacer();
+            while (!stop) {
+                spin.idle(0);
             }
         } catch (Throwable t) {
             failure.set(t);
@@ -54,7 +64,7 @@ final class Responder implements Runnable {
         List<QueuePair> qps = ep.qps();
         // perftest's RX depth, within what a queue pair may hold (qp_max_recv_wr).
         int depth = Math.max(1, Math.min(RX_DEPTH / qps.size(), ep.device().settings().qpMaxRecvWr()));
-        BenchEndpoint.Spinner spin = new BenchEndpoint.Spinner();
+        BenchDevice.Pacer spin = ep.pacer();
         while (!stop) {
             int work = topUp(qps, depth);
             while (ep.poll() != null) {

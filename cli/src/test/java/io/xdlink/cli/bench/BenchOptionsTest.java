@@ -80,8 +80,9 @@ class BenchOptionsTest {
     }
 
     @Test
-    void onlyTheLoopbackWarmsUpUnlessAsked() {
-        assertThat(new BenchOptions().settings(BenchTest.WRITE_BW, false).warmUp()).isFalse();
+    void everyRunWarmsUpUnlessToldNotToAndTheServerFollowsTheClient() {
+        assertThat(new BenchOptions().settings(BenchTest.WRITE_BW, false).warmUp()).isTrue();
+        assertThat(new BenchOptions().settings(BenchTest.WRITE_LAT, false).warmUp()).isTrue();
         BenchOptions loop = new BenchOptions();
         loop.loopback = true;
         assertThat(loop.settings(BenchTest.WRITE_BW, false).warmUp()).isTrue();
@@ -89,12 +90,31 @@ class BenchOptionsTest {
         assertThat(loop.settings(BenchTest.WRITE_BW, false).warmUp()).isFalse();
         BenchOptions client = new BenchOptions();
         client.server = "10.0.0.1";
+        client.warmUp = false;
+        BenchSettings cold = client.settings(BenchTest.WRITE_LAT, false);
+        assertThat(cold.warmUp()).isFalse();
+        // The server answers the warm-up pings the client makes: it learns whether there are any from the SETUP.
+        BenchOptions server = new BenchOptions();
+        assertThat(server.settings(BenchTest.WRITE_LAT, false)
+                .adopt(BenchRecord.parse(cold.toRecord().format(), "SETUP")).warmUp()).isFalse();
         client.warmUp = true;
-        BenchSettings c = client.settings(BenchTest.SEND_BW, false);
-        assertThat(c.warmUp()).isTrue();
-        // The server does not warm up: it only answers what the client sends.
-        assertThat(new BenchOptions().settings(BenchTest.SEND_BW, false)
-                .adopt(BenchRecord.parse(c.toRecord().format(), "SETUP")).warmUp()).isFalse();
+        BenchSettings warm = client.settings(BenchTest.WRITE_LAT, false);
+        BenchSettings adopted = server.settings(BenchTest.WRITE_LAT, false)
+                .adopt(BenchRecord.parse(warm.toRecord().format(), "SETUP"));
+        assertThat(adopted.warmUp()).isTrue();
+        assertThat(LatencyRun.warmUpRounds(adopted, 2)).isEqualTo(LatencyRun.warmUpRounds(warm, 2)).isEqualTo(1000);
+    }
+
+    @Test
+    void aLatencyWarmUpIsBoundedByTheRunAndByItsBytes() {
+        BenchOptions o = new BenchOptions();
+        o.iterations = 100_000L;
+        BenchSettings s = o.settings(BenchTest.WRITE_LAT, false);
+        assertThat(LatencyRun.warmUpRounds(s, 2)).isEqualTo(LatencyRun.WARM_UP_ROUNDS);
+        assertThat(LatencyRun.warmUpRounds(s, 8L << 20)).isEqualTo(LatencyRun.WARM_UP_BYTES / (8L << 20));
+        o.durationSeconds = 5L;
+        o.iterations = null;
+        assertThat(LatencyRun.warmUpRounds(o.settings(BenchTest.WRITE_LAT, false), 2)).as("duration mode").isZero();
     }
 
     @Test
