@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Two hosts, {@code a} and {@code b}, as network namespaces joined by {@code cables} veth pairs. Cable k is
  * {@code thunderbolt<k>} on both sides, 10.77.k.1 on a and 10.77.k.2 on b, shaped by a token bucket at
- * {@code rateMbit} in each direction. Everything it creates it removes on {@link #close}, and a namespace left over by a
+ * {@code rateMbit} in each direction (0: unshaped). Everything it creates it removes on {@link #close}, and a namespace left over by a
  * killed run is removed before it is created again.
  */
 public final class NetnsLab implements AutoCloseable {
@@ -39,7 +39,7 @@ public final class NetnsLab implements AutoCloseable {
      *
      * @param tag      a few characters that keep concurrent labs apart
      * @param cables   veth pairs between the two hosts
-     * @param rateMbit each cable's rate per direction, Mbit/s
+     * @param rateMbit each cable's rate per direction, Mbit/s; 0 leaves the cables unshaped
      * @param mtu      the interfaces' MTU (thunderbolt-net uses 65520)
      */
     public static NetnsLab create(String tag, int cables, long rateMbit, int mtu) {
@@ -113,6 +113,9 @@ public final class NetnsLab implements AutoCloseable {
         run(true, "ip", "-n", ns, "link", "set", ifname, "mtu", Integer.toString(mtu));
         run(true, "ip", "-n", ns, "addr", "add", address + "/30", "dev", ifname);
         run(true, "ip", "-n", ns, "link", "set", ifname, "up");
+        if (rateMbit <= 0) {
+            return; // unshaped: the processors, not the cable, are the limit, as on a 20-40 Gb/s USB4 link
+        }
         // A token bucket on each side's egress shapes each direction of the cable. The bucket holds 1 MiB so that
         // a 64 KiB frame always fits and the shaper, not its granularity, sets the rate.
         run(true, "tc", "-n", ns, "qdisc", "add", "dev", ifname, "root", "tbf", "rate", rateMbit + "mbit",

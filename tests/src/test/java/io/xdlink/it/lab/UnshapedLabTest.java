@@ -1,0 +1,72 @@
+package io.xdlink.it.lab;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The lab as a user meets it on a real USB4 link: one cable with no shaper, so the processors, not the cable, are
+ * the limit, and {@code xdlink bench --baseline raw} puts xdlink beside a plain TCP socket between the same two
+ * processes in one run. The ratios are printed with the tables; the floors asserted here are loose, for a cold pair
+ * of JVMs on a shared machine: the benchmark, run as a user runs it, carries the targets (see README's figures).
+ */
+class UnshapedLabTest {
+    private static final Pattern RATIO = Pattern.compile("xdlink/raw (bandwidth|latency): ([0-9.]+)");
+
+    @TempDir
+    static Path dir;
+    private static NetnsLab lab;
+    private static LabBench bench;
+
+    @BeforeAll
+    static void build() {
+        lab = NetnsLab.create("un", 1, 0, 65520);
+        LabHost.write(dir.resolve("sys-a"), true, 1);
+        LabHost.write(dir.resolve("sys-b"), false, 1);
+        bench = new LabBench(lab, dir);
+    }
+
+    @AfterAll
+    static void tearDown() {
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    @Test
+    void bulkWritesKeepUpWithAPlainSocketOnTheSameCable() throws Exception {
+        LabBench.Outcome o = bench.run("bw", List.of("write_bw", "--report_gbits", "-s", "1M", "-n", "2000",
+                "--baseline", "raw", "--timeout", "60"), List.of());
+        double ratio = ratio(o.clientOut(), "bandwidth");
+        System.out.println("unshaped lab, write_bw 1 MiB: xdlink/raw " + ratio);
+        assertThat(ratio).as(o.clientOut()).isGreaterThanOrEqualTo(0.3);
+        assertThat(ratio(o.serverOut(), "bandwidth")).as("the server prints the same ratio").isEqualTo(ratio);
+    }
+
+    @Test
+    void aSmallPingPongCostsLittleMoreThanOneOverAPlainSocket() throws Exception {
+        LabBench.Outcome o = bench.run("lat", List.of("write_lat", "-s", "2", "-n", "5000", "--baseline", "raw",
+                "--timeout", "60"), List.of());
+        double ratio = ratio(o.clientOut(), "latency");
+        System.out.println("unshaped lab, write_lat 2 B: xdlink/raw " + ratio);
+        assertThat(ratio).as(o.clientOut()).isLessThanOrEqualTo(5.0);
+    }
+
+    private static double ratio(String out, String kind) {
+        Matcher m = RATIO.matcher(out);
+        while (m.find()) {
+            if (m.group(1).equals(kind)) {
+                return Double.parseDouble(m.group(2));
+            }
+        }
+        throw new AssertionError("no xdlink/raw " + kind + " ratio in:\n" + out);
+    }
+}
