@@ -16,7 +16,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -60,7 +59,7 @@ public final class ParamSources {
     public record ConfigFile(Optional<Path> path, boolean required, String source) {
     }
 
-    private record Explicit(Map<String, String> values, Origin origin) {
+    private record Explicit(List<Map.Entry<String, String>> values, Origin origin) {
     }
 
     private record Setting(String value, Origin origin) {
@@ -113,8 +112,17 @@ public final class ParamSources {
 
     /** The same sources with explicit values on top, applied in the map's iteration order. */
     public ParamSources explicit(Map<String, String> values, Origin origin) {
+        return explicit(List.copyOf(values.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue()))
+                .toList()), origin);
+    }
+
+    /**
+     * The same sources with explicit values on top, applied in list order: a name given twice, in any spelling
+     * (alias, case, '-' for '_'), keeps the later value and leaves a warning naming it, as within a file.
+     */
+    public ParamSources explicit(List<Map.Entry<String, String>> values, Origin origin) {
         List<Explicit> e = new ArrayList<>(explicit);
-        e.add(new Explicit(new LinkedHashMap<>(values), Objects.requireNonNull(origin, "origin")));
+        e.add(new Explicit(List.copyOf(values), Objects.requireNonNull(origin, "origin")));
         return new ParamSources(registry, environment, fileSystem, configFile, configFileSource, List.copyOf(e));
     }
 
@@ -147,7 +155,7 @@ public final class ParamSources {
         }
         for (Explicit e : explicit) {
             Map<ParamSpec<?>, Setting> seen = new HashMap<>();
-            for (Map.Entry<String, String> v : e.values().entrySet()) {
+            for (Map.Entry<String, String> v : e.values()) {
                 p = apply(p, v.getKey(), true, v.getValue(), e.origin(), seen);
             }
         }

@@ -3,7 +3,6 @@ package io.xdlink.cli.bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One benchmark invocation, validated.
@@ -20,7 +19,8 @@ import java.util.Map;
  * @param cqMod       completion moderation: one signalled completion per this many requests
  * @param rails       {@code --rail} interfaces or addresses, empty for every rail the fabric offers
  * @param loopback    both ends in this process over the simulator
- * @param params      explicit xdlink parameters ({@code --stripe-min}, {@code --link}, {@code --param})
+ * @param params      explicit xdlink parameters ({@code --loopback}, {@code --link}, then {@code --param} and
+ *                    {@code --stripe-min} in command-line order)
  * @param json        where to write the results, or null
  * @param plot        where to draw them, or null
  * @param compare     earlier result files to draw beside this run
@@ -31,7 +31,7 @@ import java.util.Map;
  */
 public record BenchSettings(BenchTest test, String server, List<Long> sizes, long iterations, Duration duration,
                             ReportUnit unit, int port, int qps, int txDepth, int cqMod, List<String> rails,
-                            boolean loopback, Map<String, String> params, Path json, Path plot, List<Path> compare,
+                            boolean loopback, BenchParams.Explicit params, Path json, Path plot, List<Path> compare,
                             boolean baselineRaw, Duration timeout, boolean progress, boolean warmUp) {
 
     /** perftest's {@code -a}: every power of two from 2 bytes to 8 MiB. */
@@ -48,7 +48,6 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
     public BenchSettings {
         sizes = List.copyOf(sizes);
         rails = List.copyOf(rails);
-        params = Map.copyOf(params);
         compare = List.copyOf(compare);
     }
 

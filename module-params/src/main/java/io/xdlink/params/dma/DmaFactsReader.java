@@ -3,6 +3,8 @@ package io.xdlink.params.dma;
 import io.xdlink.params.modprobe.KernelArgs;
 import io.xdlink.params.modprobe.SafeText;
 
+import io.xdlink.params.files.BoundedFile;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -283,6 +285,16 @@ public final class DmaFactsReader {
 
     /** The file's text, at most {@link #MAX_READ} bytes; null with a note when it cannot be read. */
     private static String readBounded(Path file, List<String> notes, String consequence) {
+        try {
+            // A FIFO or device under the root would block or never end; /proc and /sys files are regular.
+            BoundedFile.requireRegular(file);
+        } catch (NoSuchFileException e) {
+            notes.add(file + " does not exist; " + consequence);
+            return null;
+        } catch (IOException | RuntimeException e) {
+            notes.add(file + ": " + SafeText.clip(String.valueOf(e.getMessage())) + "; " + consequence);
+            return null;
+        }
         try (InputStream in = Files.newInputStream(file)) {
             byte[] bytes = in.readNBytes(MAX_READ + 1);
             if (bytes.length > MAX_READ) {
