@@ -1,5 +1,6 @@
 package io.xdlink.params;
 
+import io.xdlink.params.files.BoundedFile;
 import io.xdlink.params.modprobe.KernelArgs;
 import io.xdlink.params.modprobe.ModprobeCommand;
 import io.xdlink.params.modprobe.ModprobeFile;
@@ -175,6 +176,9 @@ public final class ParamSources {
                 throw new ParamException(path + ": configuration file not found (named by " + cf.source() + ")");
             }
             return p;
+        } catch (BoundedFile.Refused | BoundedFile.TooLarge e) {
+            // Our own one-line wording, naming no user text: it needs no clipping.
+            throw new ParamException(path + ": cannot read the configuration file: " + e.getMessage());
         } catch (IOException | RuntimeException e) {
             throw new ParamException(path + ": cannot read the configuration file: "
                     + SafeText.clip(String.valueOf(e.getMessage())));

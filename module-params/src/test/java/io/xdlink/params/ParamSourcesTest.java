@@ -260,6 +260,7 @@ class ParamSourcesTest {
         assertThat(p.get(TestSpecs.RING)).isEqualTo(32L);
         assertThatThrownBy(() -> sources(Map.of()).explicit(Map.of("zzzzzzzz", "1"), Origin.explicit("plugin"))
                 .load())
-                .hasMessage("plugin: unknown parameter 'zzzzzzzz'");
+                .hasMessage("plugin: unknown parameter 'zzzzzzzz'; no parameter has a name like it: 'xdlink params' "
+                        + "lists them all");
     }
 }

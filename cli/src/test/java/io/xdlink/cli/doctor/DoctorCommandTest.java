@@ -104,6 +104,98 @@ class DoctorCommandTest {
     }
 
     @Test
+    void aBadParamsVariableIsAFailureNotASilentDefault() {
+        HostFixture fx = clean(new HostFixture(fs.getPath("/clean")));
+        fx.env.put("XDLINK_PARAMS", "ring_size=1024 bogus=1");
+
+        CliRun r = doctor(fx);
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("fail  params/xdlink: $XDLINK_PARAMS: unknown parameter 'bogus'; no parameter"
+                + " has a name like it: 'xdlink params' lists them all -- fix: correct /etc/xdlink/xdlink.conf or"
+                + " $XDLINK_PARAMS; xdlink refuses to start with it as it is\n");
+        assertThat(r.out()).contains("the configuration does not load").doesNotContain("ring_size=4096 (");
+        assertThat(r.out()).endsWith(" 1 fail\n");
+    }
+
+    @Test
+    void aGoodParamsVariableIsWhatTheRingCheckUses() {
+        HostFixture fx = clean(new HostFixture(fs.getPath("/clean")));
+        fx.env.put("XDLINK_PARAMS", "ring_size=1024");
+
+        CliRun r = doctor(fx);
+
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.out()).contains("ring_size=1024 ($XDLINK_PARAMS)");
+    }
+
+    @Test
+    void theConfigFileTheVariableNamesIsReadUnderTheRootAndABadOneFails() {
+        HostFixture fx = clean(new HostFixture(fs.getPath("/clean")));
+        fx.file("/srv/xd.conf", "options xdlink ring_sise=1024\n");
+        fx.env.put("XDLINK_CONFIG", "/srv/xd.conf");
+        CliRun r = doctor(fx);
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("fail  params/xdlink: /srv/xd.conf:1: unknown parameter 'ring_sise'; did you"
+                + " mean 'ring_size'?");
+
+        fx.env.put("XDLINK_CONFIG", "/srv/missing.conf");
+        assertThat(doctor(fx).out()).contains("fail  params/xdlink: /srv/missing.conf: configuration file not found"
+                + " (named by $XDLINK_CONFIG)");
+
+        fx.env.put("XDLINK_CONFIG", "/srv");
+        assertThat(doctor(fx).out()).contains("fail  params/xdlink: /srv: cannot read the configuration file: a"
+                + " directory, not a file");
+
+        fx.env.put("XDLINK_CONFIG", "");
+        assertThat(doctor(fx).exit()).isZero();
+    }
+
+    @Test
+    void aConfigFileThatIsAFifoFailsWithoutBlocking(@TempDir Path tmp) throws Exception {
+        HostFixture fx = clean(new HostFixture(tmp));
+        Files.createDirectories(fx.path("/etc/xdlink"));
+        io.xdlink.cli.bench.BenchFilesTestAccess.mkfifo(fx.path("/etc/xdlink/xdlink.conf"));
+
+        CliRun r = CliRun.of(new DoctorCommand(Path::of, fx.env, DoctorChecks.all()), "--root", tmp.toString());
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("fail  params/xdlink: /etc/xdlink/xdlink.conf: cannot read the configuration"
+                + " file: not a regular file (a FIFO, socket or device)");
+    }
+
+    @Test
+    void aModprobeFileThatCannotBeReadIsAWarningNamingItNeverOk(@TempDir Path tmp) throws Exception {
+        HostFixture fx = clean(new HostFixture(tmp));
+        Files.createDirectories(fx.path("/etc/modprobe.d/dir.conf"));
+        io.xdlink.cli.bench.BenchFilesTestAccess.mkfifo(fx.path("/etc/modprobe.d/pipe.conf"));
+
+        CliRun r = CliRun.of(new DoctorCommand(Path::of, fx.env, DoctorChecks.all()), "--root", tmp.toString());
+
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.out()).contains("warn  params/etc/modprobe.d/pipe.conf: /etc/modprobe.d/pipe.conf: not a regular"
+                + " file; modprobe skips what it cannot read, so no option in it takes effect, and doctor could not"
+                + " check it -- fix: make /etc/modprobe.d/pipe.conf a regular file modprobe can read (chmod 644), or"
+                + " remove it\n");
+        assertThat(r.out()).contains("warn  params/etc/modprobe.d/dir.conf: /etc/modprobe.d/dir.conf: a directory;");
+        assertThat(r.out()).doesNotContain("ok    params:");
+    }
+
+    @Test
+    void aModprobeFileWithoutReadPermissionIsAWarning(@TempDir Path tmp) throws Exception {
+        HostFixture fx = clean(new HostFixture(tmp));
+        Path locked = fx.path("/etc/modprobe.d/locked.conf");
+        Files.writeString(locked, "options odl_tb5 odl_ring_size=1024\n");
+        Files.setPosixFilePermissions(locked, java.util.Set.of());
+        assumeTrue(!Files.isReadable(locked), "this user reads any file (root)");
+
+        CliRun r = CliRun.of(new DoctorCommand(Path::of, fx.env, DoctorChecks.all()), "--root", tmp.toString());
+
+        assertThat(r.out()).contains("warn  params/etc/modprobe.d/locked.conf: /etc/modprobe.d/locked.conf: cannot"
+                + " read: AccessDenied");
+    }
+
+    @Test
     void jsonIsAnArrayOfIdStatusSummaryFix() {
         HostFixture fx = clean(new HostFixture(fs.getPath("/clean")));
         fx.file("/sys/module/pcie_aspm/parameters/policy", "default performance [powersave] powersupersave\n");

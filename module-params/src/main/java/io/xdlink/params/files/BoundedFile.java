@@ -78,7 +78,7 @@ public final class BoundedFile {
             return;
         }
         throw new Refused(a.isDirectory() ? "a directory, not a file"
-                : "not a regular file (a FIFO, socket or device), so it is not read: it could block or never end");
+                : "not a regular file (a FIFO, socket or device), so it is not read");
     }
 
     /** {@code 16 MiB}, {@code 64 KiB} or {@code 100 bytes}: how limits are written in messages. */
