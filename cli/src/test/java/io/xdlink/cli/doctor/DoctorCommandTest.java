@@ -195,6 +195,39 @@ class DoctorCommandTest {
                 + " read: AccessDenied");
     }
 
+    /**
+     * Ubuntu's layout: libibverbs, its providers and the plugins under /usr/lib/x86_64-linux-gnu, and no
+     * ld.so.conf at all; the loader searches the multiarch directory anyway, and so must doctor.
+     */
+    @Test
+    void anUbuntuLayoutHostWithoutLdSoConfIsSearchedLikeTheLoaderDoes() {
+        HostFixture fx = new HostFixture(fs.getPath("/ubuntu")).libDir("/usr/lib/x86_64-linux-gnu");
+        fx.libibverbs(59).provider("odl_tb5", 34, 34).provider("mlx5", 59, 59).driverFile("mlx5")
+                .collective("librccl.so.1.0.60300", 12, 11, 10, 9, 8, 7, 6)
+                .plugin("librccl-net-old.so", "ncclNetPlugin_v6", "ncclNetPlugin_v7", "ncclNetPlugin_v8");
+        assertThat(fx.path("/etc/ld.so.conf")).doesNotExist();
+
+        CliRun r = doctor(fx);
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("fail  rdma/odl_tb5: /usr/lib/x86_64-linux-gnu/libibverbs/libodl_tb5-rdmav34.so"
+                + " is built for provider ABI 34 but libibverbs here is IBVERBS_PRIVATE_59");
+        assertThat(r.out()).contains("warn  plugins/librccl-net-old.so: /usr/lib/x86_64-linux-gnu/librccl-net-old.so"
+                + " (on the library path) exports ncclNetPlugin_v6..v8; RCCL"
+                + " /usr/lib/x86_64-linux-gnu/librccl.so.1.0.60300 asks for v12 first and falls back to v8");
+        assertThat(r.out()).doesNotContain("rdma-core is not installed").doesNotContain("no libnccl-net-*.so");
+    }
+
+    @Test
+    void anArm64LayoutHostIsSearchedToo() {
+        HostFixture fx = new HostFixture(fs.getPath("/arm")).libDir("/lib/aarch64-linux-gnu");
+        fx.libibverbs(59).provider("odl_tb5", 34, 34);
+
+        CliRun r = doctor(fx);
+
+        assertThat(r.out()).contains("fail  rdma/odl_tb5: /lib/aarch64-linux-gnu/libibverbs/libodl_tb5-rdmav34.so");
+    }
+
     @Test
     void jsonIsAnArrayOfIdStatusSummaryFix() {
         HostFixture fx = clean(new HostFixture(fs.getPath("/clean")));
