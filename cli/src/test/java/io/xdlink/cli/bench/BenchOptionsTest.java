@@ -103,6 +103,23 @@ class BenchOptionsTest {
     }
 
     @Test
+    void echoedValuesHaveControlsAndBidirectionalOverridesEscaped() {
+        refused("-s needs a size in bytes (K and M suffixes allowed), got \"1\\u202eM\"", "bench", "write_bw", "-s",
+                "1\u202eM");
+        refused("--link must be gen2x1, gen2x2, gen3x1, gen3x2 or gen4x2, got \"gen3\\x1b[2Jx2\"", "bench",
+                "write_bw", "--loopback", "--link", "gen3\u001b[2Jx2");
+        refused("--rail needs an interface name or an address, got \"\\u2067" + "x".repeat(34) + "...\"", "bench",
+                "write_bw", "--rail", "\u2067" + "x".repeat(70));
+        refused("--loopback runs both ends here; drop the server address \"a\\x07b\"", "bench", "write_bw",
+                "--loopback", "a\u0007b");
+        refused("-P needs NAME=VALUE, got \"\\u202d\"", "bench", "write_bw", "-P", "\u202d");
+        for (String bad : List.of("\u202e", "\u2066", "\u001b", "\u0007")) {
+            CliRun r = CliRun.main("bench", "write_bw", "-s", "1" + bad);
+            assertThat(r.err()).doesNotContain(bad);
+        }
+    }
+
+    @Test
     void aParamWithoutAValueIsOneLine() {
         refused("-P needs NAME=VALUE, got \"ring_size\"", "bench", "write_bw", "-P", "ring_size");
         refused("-P needs NAME=VALUE, got \"=4\"", "bench", "write_bw", "-P", "=4");
