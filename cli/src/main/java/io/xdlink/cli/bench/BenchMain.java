@@ -44,7 +44,7 @@ final class BenchMain {
                 RailFilter.requireKnown(s.loopback() ? peersOf(opened, s.timeout()) : opened.peers(), s.rails());
             }
             if (s.loopback()) {
-                loopback(s, fabric, rails, table, err, out, compare);
+                loopback(s, s, new PrintWriter(java.io.Writer.nullWriter()), fabric, rails, table, err, out, compare);
             } else if (s.isServer()) {
                 server(s, fabric, rails, table, out, compare);
             } else {
@@ -84,15 +84,17 @@ final class BenchMain {
     }
 
     /**
-     * Both ends in this process: the server on the simulated peer's side of the fabric, on its own thread, with its
-     * output discarded; the client here, printing. They meet over a rendezvous on 127.0.0.1 exactly as two hosts do.
+     * Both ends in this process: the server on the simulated peer's side of the fabric, on its own thread, started
+     * as {@code serverTemplate} says (the same options as the client, for {@code --loopback}) and printing to
+     * {@code serverOut}; the client here, printing. They meet over a rendezvous on 127.0.0.1 exactly as two hosts do.
      */
-    private static void loopback(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out,
-                                 PrintWriter err, PrintWriter stdout, List<BenchReport> compare) {
+    static void loopback(BenchSettings s, BenchSettings serverTemplate, PrintWriter serverOut, Fabric fabric,
+                         RailsSettings rails, PrintWriter out, PrintWriter err, PrintWriter stdout,
+                         List<BenchReport> compare) {
         UUID peer = awaitPeer(fabric, s.timeout());
         Fabric far = fabric.far(peer).orElseThrow(
                 () -> new BenchException("the fabric offers no far side for peer " + peer + "; is loopback on?"));
-        BenchServer server = new BenchServer(s, far, rails, new PrintWriter(java.io.Writer.nullWriter()));
+        BenchServer server = new BenchServer(serverTemplate, far, rails, serverOut);
         BenchServer.Prepared prepared = server.prepare();
         CompletableFuture<Integer> port = new CompletableFuture<>();
         AtomicReference<RuntimeException> serverFailure = new AtomicReference<>();

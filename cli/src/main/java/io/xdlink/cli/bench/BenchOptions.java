@@ -192,8 +192,9 @@ public final class BenchOptions {
         }
         return new BenchSettings(test, server, sizes, iters, duration,
                 gbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port, qps, depth, cqMod, rails, loopback,
-                new BenchParams.Explicit(implied, given), json, plot, compare, baseline != null, Duration.ofSeconds(timeoutSeconds),
-                all && stderrIsTerminal, warmUp == null ? loopback : warmUp);
+                new BenchParams.Explicit(implied, given), json, plot, compare, baseline != null,
+                Duration.ofSeconds(timeoutSeconds), all && stderrIsTerminal, warmUp == null ? loopback : warmUp,
+                all || size != null, iterations != null);
     }
 
     /**
