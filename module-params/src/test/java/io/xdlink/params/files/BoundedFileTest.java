@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-class BoundedFileTest {
+public class BoundedFileTest {
     private final FileSystem fs = Jimfs.newFileSystem(Configuration.unix());
 
     @Test
@@ -76,7 +76,7 @@ class BoundedFileTest {
     }
 
     /** A FIFO made by mkfifo(1) in a real directory; the test is skipped only where mkfifo is missing. */
-    static Path mkfifo(Path p) throws Exception {
+    public static Path mkfifo(Path p) throws Exception {
         Process proc;
         try {
             proc = new ProcessBuilder("mkfifo", p.toString()).redirectErrorStream(true).start();
