@@ -155,7 +155,7 @@ class DmaFactsReaderTest {
         DmaFacts f = DmaFactsReader.read(root);
         assertThat(f.iommu()).isEqualTo(IommuMode.PASSTHROUGH);
         assertThat(f.notes()).filteredOn(n -> n.contains("unexpected"))
-                .singleElement().asString().contains("unexpected IOMMU domain type 'w?eird'");
+                .singleElement().asString().contains("unexpected IOMMU domain type 'w\\x01eird'");
     }
 
     @Test
