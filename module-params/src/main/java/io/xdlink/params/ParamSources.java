@@ -259,7 +259,8 @@ public final class ParamSources {
         if (before != null) {
             out = out.withWarning(origin + ": '" + spec.name() + "' is set again; " + SafeText.clip(v)
                     + " here replaces " + SafeText.clip(before.value()) + " from " + before.origin()
-                    + " (the later setting wins, as the kernel applies options in order)");
+                    + (origin.source() == Origin.Source.EXPLICIT ? " (the later setting wins)"
+                    : " (the later setting wins, as the kernel applies options in order)"));
         }
         return out;
     }

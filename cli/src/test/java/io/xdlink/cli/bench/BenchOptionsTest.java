@@ -90,6 +90,8 @@ class BenchOptionsTest {
                         .anyMatch(w -> w.contains("'stripe_min_bytes' is set again; 2K here replaces 1K"));
             }
         }
+        assertThat(load("--stripe-min", "1K", "-P", "stripe-min-bytes=2K").warnings()).containsExactly("command line:"
+                + " 'stripe_min_bytes' is set again; 2K here replaces 1K from command line (the later setting wins)");
         Params once = load("--stripe-min", "1K");
         assertThat(once.get(RailsParams.STRIPE_MIN_BYTES)).isEqualTo(1024L);
         assertThat(once.warnings()).isEmpty();
