@@ -179,6 +179,13 @@ class DoctorCommandTest {
                 + " remove it\n");
         assertThat(r.out()).contains("warn  params/etc/modprobe.d/dir.conf: /etc/modprobe.d/dir.conf: a directory;");
         assertThat(r.out()).doesNotContain("ok    params:");
+
+        // A relative --root names the files as the host does too.
+        Path cwd = Path.of("").toAbsolutePath();
+        assumeTrue(tmp.startsWith(cwd.getRoot()));
+        CliRun relative = CliRun.of(new DoctorCommand(Path::of, fx.env, DoctorChecks.all()), "--root",
+                cwd.relativize(tmp).toString());
+        assertThat(relative.out()).contains("warn  params/etc/modprobe.d/pipe.conf: /etc/modprobe.d/pipe.conf: not a");
     }
 
     @Test
