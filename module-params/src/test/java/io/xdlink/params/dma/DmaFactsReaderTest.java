@@ -179,4 +179,14 @@ class DmaFactsReaderTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> DmaFacts.of(-1, 0, IommuMode.OFF))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aFifoUnderTheRootIsNotedNotWaitedOn(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Files.createDirectories(tmp.resolve("proc"));
+        io.xdlink.params.files.BoundedFileTest.mkfifo(tmp.resolve("proc/meminfo"));
+        io.xdlink.params.files.BoundedFileTest.mkfifo(tmp.resolve("proc/cmdline"));
+        DmaFacts f = DmaFactsReader.read(tmp);
+        assertThat(f.notes()).anySatisfy(n -> assertThat(n).contains("meminfo: not a regular file (a FIFO"))
+                .anySatisfy(n -> assertThat(n).contains("cmdline: not a regular file (a FIFO"));
+    }
 }
