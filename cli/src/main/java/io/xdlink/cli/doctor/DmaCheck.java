@@ -16,7 +16,6 @@ import io.xdlink.params.dma.RingRequest;
 import io.xdlink.params.modprobe.ModprobeSearchPath;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

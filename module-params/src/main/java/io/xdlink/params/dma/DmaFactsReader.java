@@ -1,9 +1,8 @@
 package io.xdlink.params.dma;
 
+import io.xdlink.params.files.BoundedFile;
 import io.xdlink.params.modprobe.KernelArgs;
 import io.xdlink.params.modprobe.SafeText;
-
-import io.xdlink.params.files.BoundedFile;
 
 import java.io.IOException;
 import java.io.InputStream;

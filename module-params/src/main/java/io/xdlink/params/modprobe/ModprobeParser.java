@@ -3,9 +3,7 @@ package io.xdlink.params.modprobe;
 import io.xdlink.params.files.BoundedFile;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
