@@ -169,10 +169,13 @@ class DoctorCommandTest {
         HostFixture fx = clean(new HostFixture(tmp));
         Files.createDirectories(fx.path("/etc/modprobe.d/dir.conf"));
         io.xdlink.cli.bench.BenchFilesTestAccess.mkfifo(fx.path("/etc/modprobe.d/pipe.conf"));
+        Files.createSymbolicLink(fx.path("/etc/modprobe.d/gone.conf"), tmp.resolve("nowhere.conf"));
 
         CliRun r = CliRun.of(new DoctorCommand(Path::of, fx.env, DoctorChecks.all()), "--root", tmp.toString());
 
         assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.out()).contains("warn  params/etc/modprobe.d/gone.conf: /etc/modprobe.d/gone.conf: not a regular"
+                + " file;");
         assertThat(r.out()).contains("warn  params/etc/modprobe.d/pipe.conf: /etc/modprobe.d/pipe.conf: not a regular"
                 + " file; modprobe skips what it cannot read, so no option in it takes effect, and doctor could not"
                 + " check it -- fix: make /etc/modprobe.d/pipe.conf a regular file modprobe can read (chmod 644), or"
