@@ -139,9 +139,20 @@ final class RailFilter implements Fabric {
         return fabric.openRail(peer, linkId, index);
     }
 
+    /**
+     * The far end keeps the same cables: the links to {@code peer} chosen here, named by their ids, which both ends
+     * share (an interface name like {@code port2} is this end's; the simulated peer's end of that cable is its own
+     * {@code port0}).
+     */
     @Override
     public Optional<Fabric> far(UUID peer) {
-        return fabric.far(peer).map(f -> apply(f, wanted));
+        List<String> ids = new ArrayList<>();
+        for (PeerInfo p : peers()) {
+            if (p.domain().equals(peer)) {
+                p.links().forEach(l -> ids.add(l.id()));
+            }
+        }
+        return fabric.far(peer).map(f -> new RailFilter(f, ids));
     }
 
     @Override

@@ -112,6 +112,14 @@ class BenchLoopbackTest {
     }
 
     @Test
+    void aRailNamedByItsInterfaceRunsOnThatCableAtBothEnds() {
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-P", "loopback=3", "--rail", "port2", "-n", "20");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains(" Link loopback2  : Gen 3 x2, 40 Gb/s via port2")
+                .contains(" Rail 0          : sim:loopback2/rail0 on cable loopback2").doesNotContain("loopback0");
+    }
+
+    @Test
     void aServerThatNeverAnswersIsOneLineAndExitOne() throws IOException {
         try (ServerSocket silent = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             CliRun r = CliRun.main("bench", "write_bw", "127.0.0.1", "-p", Integer.toString(silent.getLocalPort()),
