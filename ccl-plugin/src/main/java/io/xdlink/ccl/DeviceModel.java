@@ -21,6 +21,8 @@ public final class DeviceModel {
     /** Connections per device this implementation carries. */
     public static final int MAX_COMMS = 65_536;
     private static final int FRAME_BITS = 4096 * 8;
+    /** Longest part of a peer's name kept in a device name; a peer publishes at most a short host name. */
+    private static final int MAX_PEER_NAME = 64;
 
     private DeviceModel() {
     }
@@ -64,10 +66,31 @@ public final class DeviceModel {
             throw new IllegalArgumentException("peer " + peer.name() + " has no negotiated link");
         }
         int speedInt = (int) Math.min(Integer.MAX_VALUE, speed);
-        String name = loopback ? "xdlink:loopback" + dev : "xdlink:" + peer.name();
+        String name = deviceName(dev, peer, loopback);
         return new DeviceProperties(name, loopback ? Optional.empty() : pciPath, guid(peer),
                 DeviceProperties.PTR_HOST, speedInt, 0, latencyMicros.orElse(modelledLatencyMicros(speed)),
                 MAX_COMMS, CclNet.MAX_RECVS, List.of(dev), MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES, 1);
+    }
+
+    /**
+     * The device's name: {@code xdlink-loopback0}, or {@code xdlink-} and the peer's name. NCCL splits its interface
+     * lists ({@code NCCL_NET_DEVICES}-style selections, {@code NCCL_IB_HCA}) on ',' and on ':' (the port separator),
+     * and '^' and '=' lead such a list, so a name must hold none of them to be selectable by its exact spelling. The
+     * peer chose its own name; anything but letters, digits, '.', '_' and '-' becomes '_'.
+     */
+    public static String deviceName(int dev, PeerInfo peer, boolean loopback) {
+        if (loopback) {
+            return "xdlink-loopback" + dev;
+        }
+        String n = peer.name();
+        StringBuilder b = new StringBuilder("xdlink-");
+        for (int i = 0; i < n.length() && i < MAX_PEER_NAME; i++) {
+            char c = n.charAt(i);
+            boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.'
+                    || c == '_' || c == '-';
+            b.append(plain ? c : '_');
+        }
+        return n.isEmpty() ? b.append(dev).toString() : b.toString();
     }
 
     /** A log line describing the links behind a device: {@code Gen 3 x2, 40 Gb/s over 0-1}. */

@@ -54,7 +54,7 @@ class DeviceModelTest {
         PeerInfo p = peer(new LinkInfo("0-1", "p1", LinkState.of(Generation.GEN3, 2)));
         DeviceProperties loop = DeviceModel.properties(0, p, true, Optional.of("/sys/x"), Optional.empty());
         assertThat(loop.pciPath()).isEmpty();
-        assertThat(loop.name()).isEqualTo("xdlink:loopback0");
+        assertThat(loop.name()).isEqualTo("xdlink-loopback0");
         assertThat(loop.speedMbps()).isEqualTo(40_000);
         assertThat(loop.ptrSupport()).isEqualTo(DeviceProperties.PTR_HOST);
         assertThat(loop.maxRecvs()).isEqualTo(CclNet.MAX_RECVS);
@@ -66,9 +66,22 @@ class DeviceModelTest {
         DeviceProperties real = DeviceModel.properties(2, p, false,
                 Optional.of("/sys/devices/pci0000:00/0000:00:0d.2"), Optional.of(3.5f));
         assertThat(real.pciPath()).contains("/sys/devices/pci0000:00/0000:00:0d.2");
-        assertThat(real.name()).isEqualTo("xdlink:strix-2");
+        assertThat(real.name()).isEqualTo("xdlink-strix-2");
         assertThat(real.latencyMicros()).isEqualTo(3.5f);
         assertThat(real.guid()).isEqualTo(loop.guid());
+    }
+
+    @Test
+    void deviceNamesHoldNothingNcclSplitsALisOn() {
+        LinkInfo l = new LinkInfo("0-1", "p1", LinkState.of(Generation.GEN3, 2));
+        PeerInfo hostile = new PeerInfo(new UUID(1, 2), "box:1,^=x y\u202e\n", List.of(l));
+        String name = DeviceModel.properties(0, hostile, false, Optional.empty(), Optional.empty()).name();
+        assertThat(name).isEqualTo("xdlink-box_1___x_y__").doesNotContain(":", ",", "^", "=", " ");
+        assertThat(DeviceModel.deviceName(3, hostile, true)).isEqualTo("xdlink-loopback3");
+        assertThat(DeviceModel.deviceName(1, new PeerInfo(new UUID(1, 2), "", List.of(l)), false))
+                .isEqualTo("xdlink-1");
+        assertThat(DeviceModel.deviceName(0, new PeerInfo(new UUID(1, 2), "n".repeat(500), List.of(l)), false))
+                .hasSize("xdlink-".length() + 64);
     }
 
     @Test

@@ -80,7 +80,7 @@ class RailsDevicesTest {
         DeviceProperties p = n.properties(0);
         assertThat(p.speedMbps()).isEqualTo(40_000);
         assertThat(p.pciPath()).isEmpty();
-        assertThat(log).anyMatch(m -> m.contains("Using [0]xdlink:loopback0 speed 40000 Mbps"));
+        assertThat(log).anyMatch(m -> m.contains("Using [0]xdlink-loopback0 speed 40000 Mbps"));
 
         CclContext ctx = n.init(1, -1);
         SendComm s = connectAccept(n, ctx)[0];

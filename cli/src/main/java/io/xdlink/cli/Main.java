@@ -13,9 +13,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "USB4/Thunderbolt host-to-host RDMA bridge.",
-        subcommands = {CommandLine.HelpCommand.class, BenchCommand.class, TopologyCommand.class, DoctorCommand.class,
+        subcommands = {HelpCommand.class, BenchCommand.class, TopologyCommand.class, DoctorCommand.class,
                 ParamsCommand.class, XdomainCommand.class})
-public final class Main implements Runnable {
+public final class Main implements java.util.concurrent.Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -46,9 +46,12 @@ public final class Main implements Runnable {
         return cl;
     }
 
+    /** {@code xdlink} alone asked for nothing: the usage goes to standard error and the status is 2, as for bad usage. */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        spec.commandLine().getErr().flush();
+        return 2;
     }
 
     /** The version from the jar manifest (the Maven project version), or "development" when run from classes. */

@@ -22,6 +22,9 @@ public record HostSpec(String name, UUID domain, int ports, boolean thunderboltN
                        long minRingFrames, int maxHopId) {
 
     /** A stock host's DMA: a translating IOMMU, so any ring fits, and no CMA area. */
+    /** The most USB4 ports a simulated host has (ports 0..15). */
+    public static final int MAX_PORTS = 16;
+
     public static final DmaFacts TRANSLATED = DmaFacts.of(0, 0, IommuMode.TRANSLATED);
 
     public HostSpec {
@@ -31,8 +34,8 @@ public record HostSpec(String name, UUID domain, int ports, boolean thunderboltN
         if (name.isBlank() || name.length() > 64) {
             throw new IllegalArgumentException("a host name must be 1..64 characters: '" + name + "'");
         }
-        if (ports < 1 || ports > 16) {
-            throw new IllegalArgumentException(name + ": a host has 1..16 USB4 ports, not " + ports);
+        if (ports < 1 || ports > MAX_PORTS) {
+            throw new IllegalArgumentException(name + ": a host has 1.." + MAX_PORTS + " USB4 ports, not " + ports);
         }
         if (ringFrames < 1 || minRingFrames < 1) {
             throw new IllegalArgumentException(name + ": ring sizes must be positive: " + ringFrames + ", "

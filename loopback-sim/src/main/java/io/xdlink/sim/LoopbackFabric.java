@@ -62,7 +62,7 @@ public final class LoopbackFabric implements Fabric {
             DmaFacts dma = dma(params);
             long ring = params.get(DmaParams.RING_SIZE);
             long minRing = params.get(DmaParams.RING_SIZE_MIN);
-            SimHost local = world.addHost(HostSpec.named("loopback").withPorts(Math.min(n, 16)).withDma(dma)
+            SimHost local = world.addHost(HostSpec.named("loopback").withPorts(n).withDma(dma)
                     .withRings(ring, minRing));
             CableSpec cable = cable(params);
             List<SimHost> peers = new ArrayList<>();

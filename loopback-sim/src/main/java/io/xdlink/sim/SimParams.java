@@ -13,7 +13,21 @@ import java.util.List;
  */
 public final class SimParams implements ParamProvider {
 
-    public static final ParamSpec<Long> LOOPBACK = ParamSpec.builder("loopback", new ParamType.Int(0, 64, true))
+    /**
+     * The most loopback devices: each is a cable on its own port of the one local host, and a host has at most
+     * {@link HostSpec#MAX_PORTS} USB4 ports.
+     */
+    public static final long MAX_LOOPBACK = HostSpec.MAX_PORTS;
+
+    /**
+     * The longest one-way cable latency XDomain discovery survives: each of its requests is answered within
+     * XDOMAIN_DEFAULT_TIMEOUT (1 s) or sent again, so a round trip of two latencies must fit in that second, with
+     * room for the packets' time on the wire. At 500 ms every request times out and no peer ever appears.
+     */
+    public static final long MAX_LATENCY_NS = 490_000_000L;
+
+    public static final ParamSpec<Long> LOOPBACK = ParamSpec.builder("loopback",
+                    new ParamType.Int(0, MAX_LOOPBACK, true))
             .defaultValue(0L).unit("devices")
             .description("Loopback devices: simulated peers inside this process, each over its own simulated cable (0: off)")
             .build();
@@ -42,9 +56,10 @@ public final class SimParams implements ParamProvider {
             .build();
 
     public static final ParamSpec<Long> LATENCY = ParamSpec.builder("loopback_latency_ns",
-                    new ParamType.Int(0, 1_000_000_000, true))
+                    new ParamType.Int(0, MAX_LATENCY_NS, true))
             .defaultValue(1_000L).unit("ns")
-            .description("One-way latency of a loopback cable")
+            .description("One-way latency of a loopback cable; at most 490 ms, since XDomain discovery's requests"
+                    + " must be answered within 1 s")
             .build();
 
     public static final ParamSpec<Long> TX_CAP = ParamSpec.builder("loopback_tx_cap",

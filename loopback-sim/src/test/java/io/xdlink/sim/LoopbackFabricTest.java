@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.ServiceLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** loopback=N as the plugin and the benchmark get it: through the provider, from parameters. */
 class LoopbackFabricTest {
@@ -48,6 +49,27 @@ class LoopbackFabricTest {
             assertThat(peers).extracting(p -> p.links().getFirst().id()).containsExactly("loopback0", "loopback1");
             assertThat(peers.getFirst().links().getFirst().state().describe()).isEqualTo("Gen 3 x2, 40 Gb/s");
         }
+    }
+
+    @Test
+    void theDeclaredLargestNumberOfDevicesOpensEveryOneAndOneMoreIsRefusedByItsRange() throws Exception {
+        try (Fabric f = open(Map.of("loopback", Long.toString(SimParams.MAX_LOOPBACK), "loopback_clock", "unpaced"))) {
+            assertThat(f.peers()).hasSize(16);
+            assertThat(f.peers()).extracting(p -> p.links().getFirst().id()).contains("loopback0", "loopback15");
+        }
+        assertThatThrownBy(() -> params(Map.of("loopback", "17")))
+                .hasMessageContaining("'17' is out of range; allowed: 0..16");
+    }
+
+    @Test
+    void discoverySurvivesTheLongestDeclaredLatencyAndOneMoreIsRefusedByItsRange() throws Exception {
+        try (Fabric f = open(Map.of("loopback", "1", "loopback_latency_ns",
+                Long.toString(SimParams.MAX_LATENCY_NS)))) {
+            assertThat(f.peers()).hasSize(1);
+            assertThat(f.peers().getFirst().rateMbps()).isEqualTo(40_000L);
+        }
+        assertThatThrownBy(() -> params(Map.of("loopback_latency_ns", Long.toString(SimParams.MAX_LATENCY_NS + 1))))
+                .hasMessageContaining("is out of range; allowed: 0..490000000");
     }
 
     @Test

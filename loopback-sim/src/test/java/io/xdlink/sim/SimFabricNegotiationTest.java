@@ -41,6 +41,22 @@ class SimFabricNegotiationTest {
     }
 
     @Test
+    void discoverySurvivesTheLongestDeclaredLatency() {
+        v.fabric.connect(alpha, beta, CableSpec.of(Generation.GEN3).withLatency(SimParams.MAX_LATENCY_NS));
+        v.run(60 * VirtualFabric.S);
+        assertThat(alpha.fabric().peers()).hasSize(1);
+        assertThat(beta.fabric().peers()).hasSize(1);
+    }
+
+    /** Why loopback_latency_ns stops below 500 ms: a round trip of a second misses every 1 s request timeout. */
+    @Test
+    void atHalfASecondEachWayEveryDiscoveryRequestTimesOut() {
+        v.fabric.connect(alpha, beta, CableSpec.of(Generation.GEN3).withLatency(500 * VirtualFabric.MS));
+        v.run(60 * VirtualFabric.S);
+        assertThat(alpha.fabric().peers()).isEmpty();
+    }
+
+    @Test
     void aRefusedBondNegotiates20AfterTheBondingTimeout() {
         v.fabric.connect(alpha, beta, CableSpec.of(Generation.GEN3).withBonding(Bonding.REFUSED_BY_B));
         v.settle();

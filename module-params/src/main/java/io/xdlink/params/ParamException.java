@@ -18,7 +18,8 @@ public final class ParamException extends IllegalArgumentException {
             names.addAll(spec.aliases());
         }
         List<String> close = Suggestions.closest(ParamValueException.clip(name), List.copyOf(names), 3);
-        String hint = close.isEmpty() ? "" : "; did you mean " + Suggestions.quoteList(close) + "?";
+        String hint = close.isEmpty() ? "; no parameter has a name like it: 'xdlink params' lists them all"
+                : "; did you mean " + Suggestions.quoteList(close) + "?";
         return new ParamException(origin + ": unknown parameter '" + ParamValueException.clip(name) + "'" + hint);
     }
 

@@ -1,5 +1,6 @@
 package io.xdlink.params;
 
+import io.xdlink.params.files.BoundedFile;
 import io.xdlink.params.modprobe.KernelArgs;
 import io.xdlink.params.modprobe.ModprobeCommand;
 import io.xdlink.params.modprobe.ModprobeFile;
@@ -16,7 +17,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -60,7 +60,7 @@ public final class ParamSources {
     public record ConfigFile(Optional<Path> path, boolean required, String source) {
     }
 
-    private record Explicit(Map<String, String> values, Origin origin) {
+    private record Explicit(List<Map.Entry<String, String>> values, Origin origin) {
     }
 
     private record Setting(String value, Origin origin) {
@@ -113,8 +113,17 @@ public final class ParamSources {
 
     /** The same sources with explicit values on top, applied in the map's iteration order. */
     public ParamSources explicit(Map<String, String> values, Origin origin) {
+        return explicit(List.copyOf(values.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue()))
+                .toList()), origin);
+    }
+
+    /**
+     * The same sources with explicit values on top, applied in list order: a name given twice, in any spelling
+     * (alias, case, '-' for '_'), keeps the later value and leaves a warning naming it, as within a file.
+     */
+    public ParamSources explicit(List<Map.Entry<String, String>> values, Origin origin) {
         List<Explicit> e = new ArrayList<>(explicit);
-        e.add(new Explicit(new LinkedHashMap<>(values), Objects.requireNonNull(origin, "origin")));
+        e.add(new Explicit(List.copyOf(values), Objects.requireNonNull(origin, "origin")));
         return new ParamSources(registry, environment, fileSystem, configFile, configFileSource, List.copyOf(e));
     }
 
@@ -147,7 +156,7 @@ public final class ParamSources {
         }
         for (Explicit e : explicit) {
             Map<ParamSpec<?>, Setting> seen = new HashMap<>();
-            for (Map.Entry<String, String> v : e.values().entrySet()) {
+            for (Map.Entry<String, String> v : e.values()) {
                 p = apply(p, v.getKey(), true, v.getValue(), e.origin(), seen);
             }
         }
@@ -167,6 +176,9 @@ public final class ParamSources {
                 throw new ParamException(path + ": configuration file not found (named by " + cf.source() + ")");
             }
             return p;
+        } catch (BoundedFile.Refused | BoundedFile.TooLarge e) {
+            // Our own one-line wording, naming no user text: it needs no clipping.
+            throw new ParamException(path + ": cannot read the configuration file: " + e.getMessage());
         } catch (IOException | RuntimeException e) {
             throw new ParamException(path + ": cannot read the configuration file: "
                     + SafeText.clip(String.valueOf(e.getMessage())));
@@ -247,7 +259,8 @@ public final class ParamSources {
         if (before != null) {
             out = out.withWarning(origin + ": '" + spec.name() + "' is set again; " + SafeText.clip(v)
                     + " here replaces " + SafeText.clip(before.value()) + " from " + before.origin()
-                    + " (the later setting wins, as the kernel applies options in order)");
+                    + (origin.source() == Origin.Source.EXPLICIT ? " (the later setting wins)"
+                    : " (the later setting wins, as the kernel applies options in order)"));
         }
         return out;
     }

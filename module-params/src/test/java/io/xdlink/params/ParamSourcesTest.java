@@ -260,6 +260,27 @@ class ParamSourcesTest {
         assertThat(p.get(TestSpecs.RING)).isEqualTo(32L);
         assertThatThrownBy(() -> sources(Map.of()).explicit(Map.of("zzzzzzzz", "1"), Origin.explicit("plugin"))
                 .load())
-                .hasMessage("plugin: unknown parameter 'zzzzzzzz'");
+                .hasMessage("plugin: unknown parameter 'zzzzzzzz'; no parameter has a name like it: 'xdlink params' "
+                        + "lists them all");
+    }
+
+    @Test
+    void aConfigFileThatIsAFifoADeviceOrHugeIsRefusedWithoutBlocking(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        Path fifo = io.xdlink.params.files.BoundedFileTest.mkfifo(tmp.resolve("xdlink.conf"));
+        Path big = tmp.resolve("big.conf");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(1L << 30);
+        }
+        for (String named : java.util.List.of(fifo.toString(), "/dev/zero", tmp.toString())) {
+            ParamSources real = ParamSources.of(TestSpecs.registry()).environment(Map.of("XDLINK_CONFIG", named));
+            assertThatThrownBy(real::load).as(named).isInstanceOf(ParamException.class)
+                    .hasMessageStartingWith(named + ": cannot read the configuration file: ");
+        }
+        assertThatThrownBy(ParamSources.of(TestSpecs.registry()).environment(Map.of("XDLINK_CONFIG", fifo.toString()))
+                ::load).hasMessage(fifo + ": cannot read the configuration file: not a regular file (a FIFO, socket or"
+                + " device), so it is not read");
+        assertThatThrownBy(ParamSources.of(TestSpecs.registry()).environment(Map.of("XDLINK_CONFIG", big.toString()))
+                ::load).hasMessageContaining("larger than 4 MiB");
     }
 }

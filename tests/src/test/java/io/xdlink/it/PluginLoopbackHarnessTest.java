@@ -25,7 +25,7 @@ class PluginLoopbackHarnessTest {
         NativeHarness.Run run = NativeHarness.run(Map.of("NCCL_NET_PLUGIN", NativeHarness.SO.toString(),
                 "JAVA_HOME", NativeHarness.JAVA_HOME, "XDLINK_PARAMS", params), 300, "threads", "--speed",
                 Integer.toString(speed));
-        assertThat(run.output()).as(run.output()).contains("NET/xdlink : Using [0]xdlink:loopback0 speed " + speed
+        assertThat(run.output()).as(run.output()).contains("NET/xdlink : Using [0]xdlink-loopback0 speed " + speed
                 + " Mbps");
         for (int v = 6; v <= 12; v++) {
             assertThat(run.output()).as(run.output())

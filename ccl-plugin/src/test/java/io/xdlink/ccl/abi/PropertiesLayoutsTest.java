@@ -47,12 +47,12 @@ class PropertiesLayoutsTest {
 
     @Test
     void writesEveryFieldOfV12AndNothingPastTheStruct() {
-        DeviceProperties p = new DeviceProperties("xdlink:peer", Optional.empty(), 0x1122_3344_5566_7788L,
+        DeviceProperties p = new DeviceProperties("xdlink-peer", Optional.empty(), 0x1122_3344_5566_7788L,
                 DeviceProperties.PTR_HOST, 40_000, 0, 0.82f, 65_536, 8, List.of(3), 1L << 30, 1L << 30, 1);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(136);
             out.fill((byte) 0x5A);
-            MemorySegment name = arena.allocateFrom("xdlink:peer");
+            MemorySegment name = arena.allocateFrom("xdlink-peer");
             PropertiesLayouts.write(12, out, p, 3, name, MemorySegment.NULL);
             assertThat(out.get(ADDRESS, 0)).isEqualTo(name);
             assertThat(out.get(ADDRESS, 8).address()).isZero();

@@ -43,6 +43,8 @@ final class BenchClient extends BenchSide {
                 .with("rkey", ep.mr().rkey());
         BenchDevice dev = ep.bench();
         BenchRecord ready = BenchRecord.parse(dev.away(() -> rv.exchange(setup.format())), "READY");
+        serverDifferences(ready).forEach(w -> err.println("xdlink: warning: " + w));
+        err.flush();
         ConnectHandle handle;
         try {
             handle = ConnectHandle.parse(HexFormat.of().parseHex(ready.get("handle")));
@@ -94,6 +96,21 @@ final class BenchClient extends BenchSide {
         }
         dev.away(() -> rv.barrier("done"));
         return new Outcome(rows, raw, label);
+    }
+
+    /** Where the server's own -s or -n (in its READY record when it was given them) differ from this run's. */
+    private List<String> serverDifferences(BenchRecord ready) {
+        List<Long> theirSizes = null;
+        String sizes = ready.values().get("ssizes");
+        if (sizes != null) {
+            theirSizes = new ArrayList<>();
+            for (String one : sizes.split(",", 32)) {
+                theirSizes.add(BenchRecord.wholeNumber("READY", "ssizes", one, 1, BenchOptions.MAX_SIZE));
+            }
+        }
+        Long theirIters = ready.values().get("siters") == null ? null
+                : ready.getLong("siters", BenchOptions.MIN_ITERS, BenchOptions.MAX_ITERS);
+        return BenchSettings.mismatches("client", s.sizes(), s.iterations(), theirSizes, theirIters);
     }
 
     static String baselinePath(String host) {

@@ -1,12 +1,11 @@
 package io.xdlink.cli.bench;
 
+import io.xdlink.xdomain.sysfs.Text;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,25 +92,16 @@ public final class BenchCommand implements Runnable {
         CommandLine.Model.CommandSpec spec;
 
         @Override
-        public Integer call() throws IOException {
+        public Integer call() {
             if (!png.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".png")) {
-                throw new io.xdlink.cli.UsageException("the plot is a PNG; name it *.png, got '" + png + "'");
+                throw new io.xdlink.cli.UsageException("the plot is a PNG; name it *.png, got "
+                        + Text.quote(png.toString()));
             }
+            Output.requireDirectory("the plot", png);
             BenchPlot.write(BenchMain.readReports(runs), png);
-            spec.commandLine().getOut().println("wrote " + png);
+            spec.commandLine().getOut().println("wrote " + Output.show(png));
             return 0;
         }
     }
 
-    /** Reads a result file, naming it in any error. */
-    static String readFile(Path p) {
-        try {
-            if (Files.size(p) > 16L << 20) {
-                throw new BenchException(p + ": larger than 16 MiB; not a result file");
-            }
-            return Files.readString(p);
-        } catch (IOException e) {
-            throw new BenchException("cannot read " + p + ": " + e.getMessage());
-        }
-    }
 }

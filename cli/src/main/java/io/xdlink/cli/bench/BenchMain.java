@@ -8,7 +8,7 @@ import io.xdlink.rails.RailsSettings;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,30 +29,43 @@ final class BenchMain {
 
     static int run(BenchSettings s, PrintWriter out, PrintWriter err) {
         Params params = BenchParams.load(s.params());
-        params.warnings().forEach(w -> err.println("xdlink: " + w));
+        // Everything the run will need from files is checked before it starts, not after minutes of measuring.
+        List<BenchReport> compare = readReports(s.compare());
+        Output.requireDirectory("--json", s.json());
+        Output.requireDirectory("--plot", s.plot());
+        // With --json -, standard output carries the JSON alone; the table goes to standard error.
+        PrintWriter table = Output.isStdout(s.json()) ? err : out;
+        params.warnings().forEach(w -> err.println("xdlink: warning: " + w));
+        err.flush();
         RailsSettings rails = RailsSettings.from(params);
-        try (Fabric fabric = RailFilter.apply(open(params), s.rails())) {
+        Fabric opened = open(params, s.loopback());
+        try (Fabric fabric = RailFilter.apply(opened, s.rails())) {
+            if (!s.rails().isEmpty()) {
+                RailFilter.requireKnown(s.loopback() ? peersOf(opened, s.timeout()) : opened.peers(), s.rails());
+            }
             if (s.loopback()) {
-                loopback(s, fabric, rails, out, err);
+                loopback(s, s, new PrintWriter(java.io.Writer.nullWriter()), fabric, rails, table, err, out, compare);
             } else if (s.isServer()) {
-                server(s, fabric, rails, out);
+                server(s, fabric, rails, table, out, compare);
             } else {
-                BenchClient.Outcome o = new BenchClient(s, fabric, rails, out, err).run(s.server(), s.port());
-                results(s, o.label(), o.rows(), o.raw(), out);
+                BenchClient.Outcome o = new BenchClient(s, fabric, rails, table, err).run(s.server(), s.port());
+                results(s, o.label(), o.rows(), o.raw(), table, out, compare);
             }
         }
         return 0;
     }
 
-    private static Fabric open(Params params) {
+    private static Fabric open(Params params, boolean loopback) {
         try {
             return Fabrics.open(params).fabric();
         } catch (IOException e) {
-            throw new BenchException("no fabric: " + e.getMessage());
+            throw new BenchException("no fabric: " + e.getMessage() + (loopback ? ""
+                    : "; with no USB4 hardware, run both ends here: xdlink bench <test> --loopback"));
         }
     }
 
-    private static void server(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out) {
+    private static void server(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out,
+                               PrintWriter stdout, List<BenchReport> compare) {
         BenchServer server = new BenchServer(s, fabric, rails, out);
         BenchServer.Prepared prepared = server.prepare();
         out.println("************************************");
@@ -68,19 +81,21 @@ final class BenchMain {
             prepared.device().close();
             throw e;
         }
-        results(s, s.test().command() + " (server)", rows, List.of(), out);
+        results(s, s.test().command() + " (server)", rows, List.of(), out, stdout, compare);
     }
 
     /**
-     * Both ends in this process: the server on the simulated peer's side of the fabric, on its own thread, with its
-     * output discarded; the client here, printing. They meet over a rendezvous on 127.0.0.1 exactly as two hosts do.
+     * Both ends in this process: the server on the simulated peer's side of the fabric, on its own thread, started
+     * as {@code serverTemplate} says (the same options as the client, for {@code --loopback}) and printing to
+     * {@code serverOut}; the client here, printing. They meet over a rendezvous on 127.0.0.1 exactly as two hosts do.
      */
-    private static void loopback(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out,
-                                 PrintWriter err) {
+    static void loopback(BenchSettings s, BenchSettings serverTemplate, PrintWriter serverOut, Fabric fabric,
+                         RailsSettings rails, PrintWriter out, PrintWriter err, PrintWriter stdout,
+                         List<BenchReport> compare) {
         UUID peer = awaitPeer(fabric, s.timeout());
         Fabric far = fabric.far(peer).orElseThrow(
                 () -> new BenchException("the fabric offers no far side for peer " + peer + "; is loopback on?"));
-        BenchServer server = new BenchServer(s, far, rails, new PrintWriter(java.io.Writer.nullWriter()));
+        BenchServer server = new BenchServer(serverTemplate, far, rails, serverOut);
         BenchServer.Prepared prepared = server.prepare();
         CompletableFuture<Integer> port = new CompletableFuture<>();
         AtomicReference<RuntimeException> serverFailure = new AtomicReference<>();
@@ -113,16 +128,21 @@ final class BenchMain {
         if (serverFailure.get() != null) {
             throw serverFailure.get();
         }
-        results(s, o.label() + ", loopback", o.rows(), o.raw(), out);
+        results(s, o.label() + ", loopback", o.rows(), o.raw(), out, stdout, compare);
     }
 
     /** The simulated peer appears once XDomain discovery has enumerated it. */
     private static UUID awaitPeer(Fabric fabric, Duration timeout) {
+        return peersOf(fabric, timeout).getFirst().domain();
+    }
+
+    /** The peers of a fabric, waiting for the first to appear. */
+    private static List<PeerInfo> peersOf(Fabric fabric, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             List<PeerInfo> peers = fabric.peers();
             if (!peers.isEmpty()) {
-                return peers.getFirst().domain();
+                return peers;
             }
             if (System.nanoTime() > deadline) {
                 throw new BenchException("no peer appeared on the fabric within " + Rendezvous.seconds(timeout));
@@ -136,9 +156,9 @@ final class BenchMain {
         }
     }
 
-    /** --json and --plot, after the table. */
+    /** --json and --plot, after the table; {@code stdout} takes the JSON of {@code --json -}. */
     private static void results(BenchSettings s, String label, List<BenchResult> rows, List<BenchResult> raw,
-                                PrintWriter out) {
+                                PrintWriter out, PrintWriter stdout, List<BenchReport> compare) {
         if (s.json() == null && s.plot() == null) {
             return;
         }
@@ -147,42 +167,36 @@ final class BenchMain {
         info.put("mode", s.loopback() ? "loopback" : s.isServer() ? "server" : "client");
         info.put("warm_up", Boolean.toString(s.warmUp() && !s.isServer()));
         BenchReport report = BenchReport.of(label, info, s.unit(), rows);
+        BenchReport baseline = raw.isEmpty() ? null
+                : BenchReport.of("raw TCP baseline", Map.of("test", s.test().title()), s.unit(), raw);
         if (s.json() != null) {
-            write(s.json(), report.toJson());
-            out.println(" Results written to " + s.json());
+            String json = report.toJson(baseline);
+            if (Output.isStdout(s.json())) {
+                stdout.print(json);
+                stdout.flush();
+            } else {
+                Output.write("--json", s.json(), json.getBytes(StandardCharsets.UTF_8));
+                out.println(" Results written to " + Output.show(s.json()));
+            }
         }
         if (s.plot() != null) {
-            List<BenchReport> runs = new ArrayList<>(readReports(s.compare()));
+            List<BenchReport> runs = new ArrayList<>(compare);
             runs.addFirst(report);
-            if (!raw.isEmpty()) {
-                runs.add(BenchReport.of("raw TCP baseline", Map.of("test", s.test().title()), s.unit(), raw));
+            if (baseline != null) {
+                runs.add(baseline);
             }
-            try {
-                BenchPlot.write(runs, s.plot());
-            } catch (IOException e) {
-                throw new BenchException("cannot write " + s.plot() + ": " + e.getMessage());
-            }
-            out.println(" Plot written to " + s.plot());
+            Output.write("--plot", s.plot(), BenchPlot.png(runs));
+            out.println(" Plot written to " + Output.show(s.plot()));
         }
+        out.flush();
     }
 
+    /** Result files, each with its baseline run when it has one; every problem names the file. */
     static List<BenchReport> readReports(List<Path> files) {
         List<BenchReport> runs = new ArrayList<>();
         for (Path f : files) {
-            runs.add(BenchReport.fromJson(f.toString(), BenchCommand.readFile(f)));
+            runs.addAll(BenchReport.allFromJson(Output.show(f), Output.readResultFile(f)));
         }
         return runs;
-    }
-
-    private static void write(Path file, String text) {
-        try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new BenchException("cannot write " + file + ": " + e.getMessage());
-        }
     }
 }

@@ -1,7 +1,13 @@
 package io.xdlink.cli.bench;
 
 import io.xdlink.cli.UsageException;
+import io.xdlink.xdomain.sysfs.Text;
+import picocli.CommandLine.IParameterConsumer;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 import java.nio.file.Path;
@@ -11,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Stack;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -64,7 +71,7 @@ public final class BenchOptions {
             description = "Use this rail interface or local address; repeat for more (default: every rail to the peer).")
     List<String> rails = new ArrayList<>();
 
-    @Option(names = "--stripe-min", paramLabel = "SIZE",
+    @Option(names = "--stripe-min", paramLabel = "SIZE", parameterConsumer = InOrder.class,
             description = "Stripe writes of at least this size over every rail (xdlink parameter stripe_min_bytes).")
     String stripeMin;
 
@@ -82,9 +89,10 @@ public final class BenchOptions {
             description = "With --loopback: the simulated cable, gen2x1 .. gen4x2 (default: gen3x2, 40 Gb/s).")
     String link;
 
-    @Option(names = {"-P", "--param"}, paramLabel = "NAME=VALUE",
-            description = "Set any xdlink parameter for this run (see xdlink params); repeatable.")
-    Map<String, String> params = new LinkedHashMap<>();
+    @Option(names = {"-P", "--param"}, paramLabel = "NAME=VALUE", parameterConsumer = InOrder.class,
+            description = "Set any xdlink parameter for this run (see xdlink params); repeatable. A name given twice,"
+                    + " in any spelling or through --stripe-min, keeps the later value, with a warning.")
+    List<String> params = new ArrayList<>();
 
     @Option(names = "--json", paramLabel = "FILE", description = "Write the results as JSON.")
     Path json;
@@ -108,14 +116,14 @@ public final class BenchOptions {
     /** Validates the options for {@code test}; every problem is one line naming the option. */
     BenchSettings settings(BenchTest test, boolean stderrIsTerminal) {
         if (loopback && server != null) {
-            throw new UsageException("--loopback runs both ends here; drop the server address '" + server + "'");
+            throw new UsageException("--loopback runs both ends here; drop the server address " + Text.quote(server));
         }
         if (link != null && !loopback) {
             throw new UsageException("--link chooses the simulated cable and needs --loopback; a real link is "
                     + "whatever the hosts negotiated");
         }
         if (all && size != null) {
-            throw new UsageException("-a runs every size; drop -s " + size);
+            throw new UsageException("-a runs every size; drop -s " + Text.quote(size));
         }
         if (all && durationSeconds != null) {
             throw new UsageException("-D runs one size for a time; it cannot be combined with -a");
@@ -145,42 +153,67 @@ public final class BenchOptions {
         range("--timeout", timeoutSeconds, 1, 86_400);
         for (String r : rails) {
             if (r.isBlank() || r.length() > 64) {
-                throw new UsageException("--rail needs an interface name or an address, got '" + r + "'");
+                throw new UsageException("--rail needs an interface name or an address, got " + Text.quote(r));
             }
         }
         if (baseline != null && !baseline.equals("raw")) {
-            throw new UsageException("--baseline knows only 'raw', got '" + baseline + "'");
+            throw new UsageException("--baseline knows only 'raw', got " + Text.quote(baseline));
         }
         if (plot != null && !plot.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
-            throw new UsageException("--plot writes a PNG; name the file *.png, got '" + plot + "'");
+            throw new UsageException("--plot writes a PNG; name the file *.png, got " + Text.quote(plot.toString()));
         }
         if (!compare.isEmpty() && plot == null) {
             throw new UsageException("--compare adds runs to a plot; give --plot FILE.png too");
         }
-        Map<String, String> explicit = new LinkedHashMap<>(params);
-        if (stripeMin != null) {
-            explicit.put("stripe_min_bytes", stripeMin);
+        List<Map.Entry<String, String>> given = new ArrayList<>();
+        for (String p : params) {
+            int eq = p.indexOf('=');
+            if (eq <= 0) {
+                throw new UsageException("-P needs NAME=VALUE, got " + Text.quote(p));
+            }
+            given.add(Map.entry(p.substring(0, eq), p.substring(eq + 1)));
         }
+        // What --loopback and --link imply comes first, so a -P naming the same parameter overrides it.
+        Map<String, String> implied = new LinkedHashMap<>();
         if (loopback) {
-            explicit.putIfAbsent("loopback", "1");
-            explicit.putIfAbsent("loopback_clock", "real");
+            implied.put("loopback", "1");
+            implied.put("loopback_clock", "real");
             if (link != null) {
                 Matcher m = LINK.matcher(link.toLowerCase(Locale.ROOT));
                 if (!m.matches()) {
-                    throw new UsageException("--link must be gen2x1, gen2x2, gen3x1, gen3x2 or gen4x2, got '" + link
-                            + "'");
+                    throw new UsageException("--link must be gen2x1, gen2x2, gen3x1, gen3x2 or gen4x2, got "
+                            + Text.quote(link));
                 }
                 if (m.group(1).equals("4") && m.group(2).equals("1")) {
                     throw new UsageException("--link gen4x1 does not exist: Gen 4 links always run both lanes");
                 }
-                explicit.put("loopback_gen", "gen" + m.group(1));
-                explicit.put("loopback_lanes", m.group(2));
+                implied.put("loopback_gen", "gen" + m.group(1));
+                implied.put("loopback_lanes", m.group(2));
             }
         }
         return new BenchSettings(test, server, sizes, iters, duration,
                 gbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port, qps, depth, cqMod, rails, loopback,
-                explicit, json, plot, compare, baseline != null, Duration.ofSeconds(timeoutSeconds),
-                all && stderrIsTerminal, warmUp == null || warmUp);
+                new BenchParams.Explicit(implied, given), json, plot, compare, baseline != null,
+                Duration.ofSeconds(timeoutSeconds), all && stderrIsTerminal, warmUp == null || warmUp,
+                all || size != null, iterations != null);
+    }
+
+    /**
+     * Keeps {@code -P} and {@code --stripe-min} in one list in command-line order, so that whichever names a
+     * parameter last wins; picocli would otherwise hand them over as two unrelated fields.
+     */
+    static final class InOrder implements IParameterConsumer {
+        @Override
+        public void consumeParameters(Stack<String> args, ArgSpec argSpec, CommandSpec commandSpec) {
+            OptionSpec option = (OptionSpec) argSpec;
+            if (args.isEmpty()) {
+                throw new ParameterException(commandSpec.commandLine(), "Missing required parameter for option '"
+                        + option.longestName() + "' (" + option.paramLabel() + ")");
+            }
+            String value = args.pop();
+            List<String> ordered = commandSpec.findOption("--param").getValue();
+            ordered.add(option.longestName().equals("--stripe-min") ? "stripe_min_bytes=" + value : value);
+        }
     }
 
     static long parseSize(String text) {
@@ -194,7 +227,7 @@ public final class BenchOptions {
         try {
             v = Math.multiplyExact(Long.parseLong(t), mult);
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new UsageException("-s needs a size in bytes (K and M suffixes allowed), got '" + text + "'");
+            throw new UsageException("-s needs a size in bytes (K and M suffixes allowed), got " + Text.quote(text));
         }
         range("-s", v, 1, MAX_SIZE);
         return v;

@@ -6,9 +6,8 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -20,8 +19,16 @@ public final class BenchPlot {
     private BenchPlot() {
     }
 
-    /** Draws the runs into {@code png}; runs without bandwidth (or latency) rows leave that panel's series out. */
-    public static void write(List<BenchReport> runs, Path png) throws IOException {
+    /**
+     * Draws the runs into {@code png}, whose directory must exist (a mistyped directory is not created); runs
+     * without bandwidth (or latency) rows leave that panel's series out.
+     */
+    public static void write(List<BenchReport> runs, Path png) {
+        Output.write("the plot", png, png(runs));
+    }
+
+    /** The runs drawn as PNG bytes. */
+    public static byte[] png(List<BenchReport> runs) {
         if (runs.isEmpty()) {
             throw new BenchException("nothing to plot: no runs given");
         }
@@ -58,13 +65,13 @@ public final class BenchPlot {
         if (!lat.getSeriesMap().isEmpty()) {
             panels.add(lat);
         }
-        Path parent = png.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        try (OutputStream out = Files.newOutputStream(png)) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
             BitmapEncoder.saveBitmap(panels, 1, panels.size(), out, BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new BenchException("cannot draw the plot: " + e.getMessage());
         }
+        return out.toByteArray();
     }
 
     private static XYChart chart(String title, String yTitle) {

@@ -48,10 +48,31 @@ public record BenchReport(String label, Map<String, String> testInfo, ReportUnit
 
     /** The report as a JSON document. */
     public String toJson() {
+        return toJson(null);
+    }
+
+    /**
+     * The report as a JSON document, with a {@code --baseline raw} run's rows under {@code baseline} ({@code label}
+     * and {@code results}, shaped as the run's own) when {@code baseline} is not null.
+     */
+    public String toJson(BenchReport baseline) {
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("label", label);
         new java.util.TreeMap<>(testInfo).forEach(info::put);
         info.put("unit", unit.label());
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("test_info", info);
+        doc.put("results", results());
+        if (baseline != null) {
+            Map<String, Object> b = new LinkedHashMap<>();
+            b.put("label", baseline.label());
+            b.put("results", baseline.results());
+            doc.put("baseline", b);
+        }
+        return Json.format(doc) + "\n";
+    }
+
+    private List<Object> results() {
         List<Object> results = new ArrayList<>();
         for (BwResult r : bw) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -83,10 +104,7 @@ public record BenchReport(String label, Map<String, String> testInfo, ReportUnit
             m.put("tps_average", r.tps());
             results.add(m);
         }
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("test_info", info);
-        doc.put("results", results);
-        return Json.format(doc) + "\n";
+        return results;
     }
 
     /**
@@ -96,6 +114,16 @@ public record BenchReport(String label, Map<String, String> testInfo, ReportUnit
      * @throws BenchException naming the source and what is wrong
      */
     public static BenchReport fromJson(String source, String text) {
+        return allFromJson(source, text).getFirst();
+    }
+
+    /**
+     * The run a file holds and, when it has a {@code baseline}, the baseline run after it, labelled as it was
+     * written.
+     *
+     * @throws BenchException naming the source and what is wrong
+     */
+    public static List<BenchReport> allFromJson(String source, String text) {
         Object doc;
         try {
             doc = JsonReader.parse(text);
@@ -104,9 +132,20 @@ public record BenchReport(String label, Map<String, String> testInfo, ReportUnit
         }
         Map<?, ?> root = map(source, "the document", doc);
         Map<?, ?> info = map(source, "test_info", root.get("test_info"));
-        Object resultsValue = root.get("results");
+        BenchReport run = rows(source, info, root.get("results"), "results");
+        if (root.get("baseline") == null) {
+            return List.of(run);
+        }
+        Map<?, ?> b = map(source, "baseline", root.get("baseline"));
+        Object label = b.get("label");
+        BenchReport raw = rows(source, info, b.get("results"), "baseline.results");
+        return List.of(run, new BenchReport(label instanceof String l ? l : run.label() + " (baseline)",
+                raw.testInfo(), raw.unit(), raw.bw(), raw.latency(), raw.latencyDuration()));
+    }
+
+    private static BenchReport rows(String source, Map<?, ?> info, Object resultsValue, String key) {
         if (!(resultsValue instanceof List<?> results)) {
-            throw new BenchException(source + ": 'results' must be an array of result rows");
+            throw new BenchException(source + ": '" + key + "' must be an array of result rows");
         }
         String unitLabel = string(source, "test_info.unit", info.get("unit"));
         ReportUnit unit = null;
@@ -128,7 +167,7 @@ public record BenchReport(String label, Map<String, String> testInfo, ReportUnit
         List<LatencyResult> lat = new ArrayList<>();
         List<LatencyDurationResult> latd = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
-            String where = "results[" + i + "]";
+            String where = key + "[" + i + "]";
             Map<?, ?> row = map(source, where, results.get(i));
             long size = whole(source, where + ".MsgSize", row.get("MsgSize"));
             long iters = whole(source, where + ".n_iterations", row.get("n_iterations"));

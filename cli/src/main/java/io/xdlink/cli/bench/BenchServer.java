@@ -48,10 +48,21 @@ final class BenchServer extends BenchSide {
                 BenchEndpoint ep = new BenchEndpoint(prepared.device(), s.qps(), max, cqCapacity(s));
                 endpoint.set(ep);
                 agreed.set(s);
-                return BenchRecord.of("READY")
+                BenchSettings.mismatches("server", template.sizesGiven() ? template.sizes() : null,
+                        template.itersGiven() ? template.iterations() : null, s.sizes(), s.iterations())
+                        .forEach(w -> out.println("xdlink: warning: " + w));
+                BenchRecord ready = BenchRecord.of("READY")
                         .with("handle", HexFormat.of().formatHex(prepared.listener().handle().toBytes()))
-                        .with("addr", "0x" + Long.toHexString(ep.mr().address())).with("rkey", ep.mr().rkey())
-                        .format();
+                        .with("addr", "0x" + Long.toHexString(ep.mr().address())).with("rkey", ep.mr().rkey());
+                // What this server's own command line asked for, so the client can say so too when it differs.
+                if (template.sizesGiven()) {
+                    ready = ready.with("ssizes", String.join(",", template.sizes().stream().map(String::valueOf)
+                            .toList()));
+                }
+                if (template.itersGiven()) {
+                    ready = ready.with("siters", template.iterations());
+                }
+                return ready.format();
             }));
             BenchRecord setup = BenchRecord.parse(setupText, "SETUP");
             BenchEndpoint ep = endpoint.get();

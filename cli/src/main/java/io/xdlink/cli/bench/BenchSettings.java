@@ -3,7 +3,6 @@ package io.xdlink.cli.bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One benchmark invocation, validated.
@@ -20,7 +19,8 @@ import java.util.Map;
  * @param cqMod       completion moderation: one signalled completion per this many requests
  * @param rails       {@code --rail} interfaces or addresses, empty for every rail the fabric offers
  * @param loopback    both ends in this process over the simulator
- * @param params      explicit xdlink parameters ({@code --stripe-min}, {@code --link}, {@code --param})
+ * @param params      explicit xdlink parameters ({@code --loopback}, {@code --link}, then {@code --param} and
+ *                    {@code --stripe-min} in command-line order)
  * @param json        where to write the results, or null
  * @param plot        where to draw them, or null
  * @param compare     earlier result files to draw beside this run
@@ -28,11 +28,14 @@ import java.util.Map;
  * @param timeout     how long to wait for the peer at any step
  * @param progress    draw a progress bar on stderr for {@code -a}
  * @param warmUp      run the first size once unmeasured before measuring
+ * @param sizesGiven  {@code -s} or {@code -a} was on this side's command line (not a default)
+ * @param itersGiven  {@code -n} was on this side's command line
  */
 public record BenchSettings(BenchTest test, String server, List<Long> sizes, long iterations, Duration duration,
                             ReportUnit unit, int port, int qps, int txDepth, int cqMod, List<String> rails,
-                            boolean loopback, Map<String, String> params, Path json, Path plot, List<Path> compare,
-                            boolean baselineRaw, Duration timeout, boolean progress, boolean warmUp) {
+                            boolean loopback, BenchParams.Explicit params, Path json, Path plot, List<Path> compare,
+                            boolean baselineRaw, Duration timeout, boolean progress, boolean warmUp,
+                            boolean sizesGiven, boolean itersGiven) {
 
     /** perftest's {@code -a}: every power of two from 2 bytes to 8 MiB. */
     public static final List<Long> ALL_SIZES;
@@ -48,7 +51,6 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
     public BenchSettings {
         sizes = List.copyOf(sizes);
         rails = List.copyOf(rails);
-        params = Map.copyOf(params);
         compare = List.copyOf(compare);
     }
 
@@ -99,6 +101,34 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
                 (int) setup.getLong("qps", 1, BenchOptions.MAX_QPS),
                 (int) setup.getLong("txdepth", 1, BenchOptions.MAX_TX_DEPTH),
                 (int) setup.getLong("cqmod", 1, BenchOptions.MAX_CQ_MOD), rails, false, params, json, plot, compare,
-                setup.getLong("raw", 0, 1) == 1, timeout, false, setup.getLong("warm", 0, 1) == 1);
+                setup.getLong("raw", 0, 1) == 1, timeout, false, setup.getLong("warm", 0, 1) == 1, false, false);
+    }
+
+    /**
+     * One warning for each of {@code -s} and {@code -n} the two sides were started with differently. A value is null
+     * where that side's command line did not give it (its default says nothing about what the user wanted); only
+     * values both sides have are compared. Both sides run the client's, as a perftest server run with the same
+     * options would.
+     *
+     * @param side "server" or "client": the side that warns
+     */
+    static List<String> mismatches(String side, List<Long> ourSizes, Long ourIters, List<Long> theirSizes,
+                                   Long theirIters) {
+        String other = side.equals("server") ? "client" : "server";
+        List<String> out = new java.util.ArrayList<>();
+        if (ourSizes != null && theirSizes != null && !ourSizes.equals(theirSizes)) {
+            out.add("this " + side + " was started with " + sizesText(ourSizes) + " but the " + other + " with "
+                    + sizesText(theirSizes) + "; both run the client's sizes");
+        }
+        if (ourIters != null && theirIters != null && !ourIters.equals(theirIters)) {
+            out.add("this " + side + " was started with -n " + ourIters + " but the " + other + " with -n "
+                    + theirIters + "; both run the client's count");
+        }
+        return out;
+    }
+
+    static String sizesText(List<Long> sizes) {
+        return sizes.equals(ALL_SIZES) ? "-a" : sizes.size() == 1 ? "-s " + sizes.getFirst()
+                : "sizes " + sizes.getFirst() + ".." + sizes.getLast();
     }
 }

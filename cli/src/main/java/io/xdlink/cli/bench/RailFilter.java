@@ -1,10 +1,12 @@
 package io.xdlink.cli.bench;
 
+import io.xdlink.cli.UsageException;
 import io.xdlink.rails.Fabric;
 import io.xdlink.rails.LinkInfo;
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.xdomain.ControlChannel;
+import io.xdlink.xdomain.sysfs.Text;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -35,6 +37,37 @@ final class RailFilter implements Fabric {
     /** The fabric itself when no rail was named, else the filtered view. */
     static Fabric apply(Fabric fabric, List<String> rails) {
         return rails.isEmpty() ? fabric : new RailFilter(fabric, rails);
+    }
+
+    /**
+     * Refuses, before anything waits for a peer, a {@code --rail} value that names none of the rails the fabric
+     * has: no link's local interface, link id, or an address of a link's interface.
+     *
+     * @param peers the unfiltered fabric's peers
+     * @throws UsageException naming the values and listing the rails that exist
+     */
+    static void requireKnown(List<PeerInfo> peers, List<String> wanted) {
+        List<String> unknown = new ArrayList<>();
+        for (String w : wanted) {
+            boolean known = peers.stream().flatMap(p -> p.links().stream()).anyMatch(l -> w.equals(l.localPort())
+                    || w.equals(l.id()) || holdsAddress(l.localPort(), w));
+            if (!known) {
+                unknown.add(Text.quote(w));
+            }
+        }
+        if (unknown.isEmpty()) {
+            return;
+        }
+        List<String> rails = new ArrayList<>();
+        for (PeerInfo p : peers) {
+            for (LinkInfo l : p.links()) {
+                rails.add(Text.printable(l.localPort()) + " (link " + Text.printable(l.id()) + " to "
+                        + Text.printable(p.name()) + ")");
+            }
+        }
+        throw new UsageException("--rail " + String.join(", ", unknown) + (unknown.size() == 1 ? " names" : " name")
+                + " no rail; " + (rails.isEmpty() ? "this host has no rails: no USB4 peer is connected"
+                : "the rails are: " + String.join(", ", rails)));
     }
 
     /** The {@code --rail} values that matched no link of any peer so far. */
@@ -106,9 +139,20 @@ final class RailFilter implements Fabric {
         return fabric.openRail(peer, linkId, index);
     }
 
+    /**
+     * The far end keeps the same cables: the links to {@code peer} chosen here, named by their ids, which both ends
+     * share (an interface name like {@code port2} is this end's; the simulated peer's end of that cable is its own
+     * {@code port0}).
+     */
     @Override
     public Optional<Fabric> far(UUID peer) {
-        return fabric.far(peer).map(f -> apply(f, wanted));
+        List<String> ids = new ArrayList<>();
+        for (PeerInfo p : peers()) {
+            if (p.domain().equals(peer)) {
+                p.links().forEach(l -> ids.add(l.id()));
+            }
+        }
+        return fabric.far(peer).map(f -> new RailFilter(f, ids));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.xdlink.cli.doctor;
 
+import io.xdlink.cli.host.HostParams;
 import io.xdlink.params.ParamException;
 import io.xdlink.params.ParamRegistry;
 import io.xdlink.params.ParamSources;
@@ -15,7 +16,6 @@ import io.xdlink.params.dma.RingRequest;
 import io.xdlink.params.modprobe.ModprobeSearchPath;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -105,15 +105,10 @@ public final class DmaCheck implements Check {
 
     private CheckResult xdlink(Host host, DmaFacts facts) {
         ParamRegistry registry = ParamRegistry.load();
-        Path conf = host.path(ParamSources.DEFAULT_CONFIG);
         Params params;
         String source;
         try {
-            ParamSources sources = ParamSources.of(registry).environment(host.env());
-            if (Files.exists(conf)) {
-                sources = sources.configFile(conf, ParamSources.DEFAULT_CONFIG);
-            }
-            params = sources.load();
+            params = HostParams.load(registry, host.root(), host.env());
             source = DmaParams.RING_SIZE.name() + "=" + params.get(DmaParams.RING_SIZE) + " ("
                     + host.show(params.origin(DmaParams.RING_SIZE).toString()) + ")";
         } catch (ParamException e) {

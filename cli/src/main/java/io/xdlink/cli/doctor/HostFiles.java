@@ -1,8 +1,8 @@
 package io.xdlink.cli.doctor;
 
+import io.xdlink.params.files.BoundedFile;
+
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -24,15 +24,8 @@ final class HostFiles {
 
     /** The text of a regular file of at most {@link #MAX_TEXT} bytes; empty when it is missing or unreadable. */
     static Optional<String> text(Path file) {
-        if (!Files.isRegularFile(file)) {
-            return Optional.empty();
-        }
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] b = in.readNBytes(MAX_TEXT + 1);
-            if (b.length > MAX_TEXT) {
-                return Optional.empty();
-            }
-            return Optional.of(new String(b, StandardCharsets.UTF_8));
+        try {
+            return Optional.of(BoundedFile.text(file, MAX_TEXT));
         } catch (IOException | SecurityException e) {
             return Optional.empty();
         }

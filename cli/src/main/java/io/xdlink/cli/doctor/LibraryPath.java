@@ -11,11 +11,16 @@ import java.util.function.Predicate;
 
 /**
  * The directories the dynamic loader searches, as this host configures them: {@code LD_LIBRARY_PATH}, then
- * {@code /etc/ld.so.conf} with its {@code include} lines, then the default directories. It is where a collective
+ * {@code /etc/ld.so.conf} with its {@code include} lines (what {@code ldconfig} puts in the cache the loader reads
+ * next), then the default directories. On Debian and Ubuntu the defaults begin with the multiarch directories
+ * ({@code /lib/x86_64-linux-gnu}, {@code /usr/lib/x86_64-linux-gnu}, and the aarch64 ones), where their packages put
+ * every library, and their loader searches them even when no {@code ld.so.conf} names them. It is where a collective
  * library finds a plugin named without a path, and where libibverbs falls back to for providers.
  */
 public final class LibraryPath {
-    static final List<String> DEFAULTS = List.of("/lib", "/usr/lib", "/lib64", "/usr/lib64");
+    /** Multiarch directories of the architectures xdlink's users run (x86_64 and aarch64), then the classic ones. */
+    static final List<String> DEFAULTS = List.of("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+            "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib", "/usr/lib", "/lib64", "/usr/lib64");
     private static final int MAX_DIRS = 512;
     private static final int MAX_INCLUDE_DEPTH = 4;
     private static final int MAX_FILES_PER_DIR = 50_000;

@@ -1,5 +1,6 @@
 package io.xdlink.cli.doctor;
 
+import io.xdlink.cli.host.HostParams;
 import io.xdlink.params.ParamException;
 import io.xdlink.params.ParamRegistry;
 import io.xdlink.params.ParamSources;
@@ -9,6 +10,7 @@ import io.xdlink.params.check.ForeignDriver;
 import io.xdlink.params.check.ForeignDrivers;
 import io.xdlink.params.check.OptionsChecker;
 import io.xdlink.params.modprobe.ModprobeFile;
+import io.xdlink.params.modprobe.ModprobeProblem;
 import io.xdlink.params.modprobe.ModprobeScan;
 import io.xdlink.params.modprobe.ModprobeSearchPath;
 import io.xdlink.xdomain.sysfs.Text;
@@ -61,6 +63,7 @@ public final class ModuleParamsCheck implements Check {
             }
             out.add(fromFinding(host, f));
         }
+        unread(host, scan, out);
         xdlinkConfig(host, registry, out);
         for (ForeignDriver d : ForeignDrivers.ALL) {
             loaded(host, d, settings).ifPresent(out::add);
@@ -106,22 +109,46 @@ public final class ModuleParamsCheck implements Check {
         };
     }
 
-    /** Errors and warnings of xdlink's own configuration file. */
-    private static void xdlinkConfig(Host host, ParamRegistry registry, List<CheckResult> out) {
-        Path conf = host.path(ParamSources.DEFAULT_CONFIG);
-        if (!Files.exists(conf)) {
-            return;
+    /**
+     * The modprobe.d entries that could not be read: a FIFO, a device, a file without read permission, a directory
+     * named like a configuration file. Whatever they hold is not applied, and doctor cannot see it either, so it
+     * cannot say "ok" about them.
+     */
+    private static void unread(Host host, ModprobeScan scan, List<CheckResult> out) {
+        for (ModprobeProblem p : scan.problems()) {
+            String where = host.show(p.file());
+            out.add(CheckResult.warn("params/" + (where.startsWith("/") ? where.substring(1) : where),
+                    where + ": " + p.message() + "; modprobe skips what it cannot read, so no option in it takes"
+                            + " effect, and doctor could not check it",
+                    "make " + where + " a regular file modprobe can read (chmod 644), or remove it"));
         }
+    }
+
+    /**
+     * Errors and warnings of xdlink's own configuration, as xdlink would load it on this host: the configuration
+     * file ({@code $XDLINK_CONFIG} or the default) and {@code $XDLINK_PARAMS}.
+     */
+    private static void xdlinkConfig(Host host, ParamRegistry registry, List<CheckResult> out) {
+        String where = describeSources(host);
         try {
-            Params p = ParamSources.of(registry).environment(Map.of()).configFile(conf, ParamSources.DEFAULT_CONFIG)
-                    .load();
+            Params p = HostParams.load(registry, host.root(), host.env());
             for (String w : p.warnings()) {
-                out.add(CheckResult.warn("params/xdlink", host.show(w), "edit " + ParamSources.DEFAULT_CONFIG));
+                out.add(CheckResult.warn("params/xdlink", host.show(w), "edit " + where));
             }
         } catch (ParamException e) {
             out.add(CheckResult.fail("params/xdlink", host.show(String.valueOf(e.getMessage())),
-                    "edit " + ParamSources.DEFAULT_CONFIG + "; xdlink refuses to start with it as it is"));
+                    "correct " + where + "; xdlink refuses to start with it as it is"));
         }
+    }
+
+    /** Where xdlink's settings come from on this host, for a fix line. */
+    private static String describeSources(Host host) {
+        String conf = host.env().get(ParamSources.CONFIG_VARIABLE);
+        String file = conf == null ? ParamSources.DEFAULT_CONFIG
+                : conf.isEmpty() ? "" : Text.printable(conf) + " ($" + ParamSources.CONFIG_VARIABLE + ")";
+        boolean env = host.env().containsKey(ParamSources.PARAMS_VARIABLE);
+        return file.isEmpty() ? "$" + ParamSources.PARAMS_VARIABLE
+                : env ? file + " or $" + ParamSources.PARAMS_VARIABLE : file;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.xdlink.cli.elf;
 
+import io.xdlink.params.files.BoundedFile;
+
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -38,8 +40,9 @@ public final class ElfSource implements AutoCloseable {
         return new ElfSource(label, length, MemorySegment.ofArray(data).asSlice(0, length), null);
     }
 
-    /** A file, opened for reading. */
+    /** A file, opened for reading; anything but a regular file is refused before it is opened (a FIFO would block). */
     public static ElfSource open(Path file) throws IOException {
+        BoundedFile.requireRegular(file);
         SeekableByteChannel ch = Files.newByteChannel(file, StandardOpenOption.READ);
         try {
             return new ElfSource(file.toString(), ch.size(), null, ch);

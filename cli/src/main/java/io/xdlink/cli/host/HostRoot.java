@@ -14,7 +14,10 @@ public final class HostRoot {
     private HostRoot() {
     }
 
-    /** The root as a directory that exists, or a usage error naming it. */
+    /**
+     * The root as a directory that exists, absolute (so paths read under it can be shown as the host names them,
+     * whatever the working directory), or a usage error naming it.
+     */
     public static Path resolve(Function<String, Path> paths, String root) {
         Path p;
         try {
@@ -25,6 +28,6 @@ public final class HostRoot {
         if (!Files.isDirectory(p)) {
             throw new UsageException("--root " + root + ": no such directory");
         }
-        return p;
+        return p.toAbsolutePath().normalize();
     }
 }

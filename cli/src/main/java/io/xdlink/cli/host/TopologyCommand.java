@@ -1,7 +1,11 @@
 package io.xdlink.cli.host;
 
 import io.xdlink.cli.json.Json;
+import io.xdlink.params.ParamException;
+import io.xdlink.params.ParamRegistry;
+import io.xdlink.params.Params;
 import io.xdlink.xdomain.sysfs.HostView;
+import io.xdlink.xdomain.sysfs.Text;
 import io.xdlink.xdomain.sysfs.ThunderboltSysfs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -10,6 +14,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
@@ -20,6 +25,7 @@ import java.util.function.Function;
                 "Reads /sys/bus/thunderbolt under --root; needs no privileges and changes nothing."})
 public final class TopologyCommand implements Callable<Integer> {
     private final Function<String, Path> paths;
+    private final Map<String, String> env;
 
     @Spec
     CommandSpec spec;
@@ -32,17 +38,24 @@ public final class TopologyCommand implements Callable<Integer> {
     boolean json;
 
     public TopologyCommand() {
-        this(Path::of);
+        this(Path::of, System.getenv());
     }
 
-    /** With a path resolver, so tests can read an in-memory tree. */
+    /** With a path resolver and an empty environment, so tests can read an in-memory tree. */
     public TopologyCommand(Function<String, Path> paths) {
+        this(paths, Map.of());
+    }
+
+    /** With a path resolver and the environment xdlink's parameters are read from. */
+    public TopologyCommand(Function<String, Path> paths, Map<String, String> env) {
         this.paths = paths;
+        this.env = Map.copyOf(env);
     }
 
     @Override
     public Integer call() {
-        HostView view = ThunderboltSysfs.read(HostRoot.resolve(paths, root));
+        Path r = HostRoot.resolve(paths, root);
+        HostView view = ThunderboltSysfs.read(r);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.format(TopologyReport.json(view)));
@@ -50,6 +63,17 @@ public final class TopologyCommand implements Callable<Integer> {
             out.print(TopologyReport.text(view));
         }
         out.flush();
+        // xdlink on this host would refuse to start with a bad setting: the topology is shown, and that is said.
+        try {
+            Params p = HostParams.load(ParamRegistry.load(), r, env);
+            p.warnings().forEach(w -> spec.commandLine().getErr().println("xdlink: warning: " + Text.printable(w)));
+        } catch (ParamException e) {
+            spec.commandLine().getErr().println("xdlink: " + Text.printable(String.valueOf(e.getMessage()))
+                    + " (xdlink refuses to start with this setting)");
+            spec.commandLine().getErr().flush();
+            return 1;
+        }
+        spec.commandLine().getErr().flush();
         return 0;
     }
 }

@@ -99,7 +99,10 @@ public final class Json {
                     boolean loneSurrogate = Character.isSurrogate(c) && !(Character.isHighSurrogate(c)
                             && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1)))
                             && !(Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1)));
-                    if (c < 0x20 || c == 0x7f || c == 0x2028 || c == 0x2029 || loneSurrogate) {
+                    // Bidirectional overrides and other format characters too: JSON read on a terminal must not
+                    // reorder what it shows; the escape is the same string to a JSON reader.
+                    if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029
+                            || Character.getType(c) == Character.FORMAT || loneSurrogate) {
                         sb.append(String.format("\\u%04x", (int) c));
                     } else {
                         sb.append(c);

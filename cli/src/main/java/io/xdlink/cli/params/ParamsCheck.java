@@ -1,5 +1,6 @@
 package io.xdlink.cli.params;
 
+import io.xdlink.cli.host.HostParams;
 import io.xdlink.params.ParamException;
 import io.xdlink.params.ParamRegistry;
 import io.xdlink.params.ParamSources;
@@ -10,7 +11,9 @@ import io.xdlink.params.modprobe.ModprobeFile;
 import io.xdlink.params.modprobe.ModprobeParser;
 import io.xdlink.params.modprobe.ModprobeScan;
 import io.xdlink.params.modprobe.ModprobeSearchPath;
+import io.xdlink.params.modprobe.SafeText;
 import io.xdlink.params.modprobe.Severity;
+import io.xdlink.xdomain.sysfs.Text;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,8 +31,11 @@ final class ParamsCheck {
     private final OptionsChecker checker;
     private final PrintWriter out;
 
-    ParamsCheck(ParamRegistry registry, PrintWriter out) {
+    private final Map<String, String> environment;
+
+    ParamsCheck(ParamRegistry registry, Map<String, String> environment, PrintWriter out) {
         this.registry = registry;
+        this.environment = Map.copyOf(environment);
         this.checker = new OptionsChecker(registry);
         this.out = out;
     }
@@ -51,14 +57,13 @@ final class ParamsCheck {
         ModprobeScan scan = ModprobeSearchPath.scan(root);
         List<Finding> findings = new ArrayList<>(checker.check(scan));
         List<String> extra = new ArrayList<>();
-        Path conf = root.resolve(ParamSources.DEFAULT_CONFIG.substring(1));
-        if (Files.exists(conf)) {
-            try {
-                Params p = ParamSources.of(registry).environment(Map.of()).configFile(conf, "--root").load();
-                p.warnings().forEach(w -> extra.add("warning: " + w));
-            } catch (ParamException e) {
-                extra.add("error: " + e.getMessage());
-            }
+        ParamSources sources = HostParams.sources(registry, root, environment);
+        Path conf = sources.configFile().path().orElse(null);
+        try {
+            Params p = sources.load();
+            p.warnings().forEach(w -> extra.add("warning: " + w));
+        } catch (ParamException e) {
+            extra.add("error: " + e.getMessage());
         }
         if (scan.files().isEmpty()) {
             out.println("No modprobe.d files under " + root + " (searched " + String.join(", ",
@@ -70,8 +75,15 @@ final class ParamsCheck {
         for (ModprobeScan.Shadowed s : scan.shadowed()) {
             out.println("Not read: " + s.path() + " (" + s.by() + " has the same name and wins)");
         }
-        out.println(Files.exists(conf) ? "xdlink's configuration: " + conf : "xdlink's configuration: " + conf
-                + " (not present)");
+        if (conf == null) {
+            conf = root.resolve(ParamSources.DEFAULT_CONFIG.substring(1));
+        }
+        out.println("xdlink's configuration: " + Text.printable(conf.toString()) + (Files.exists(conf) ? ""
+                : " (not present)"));
+        String env = environment.get(ParamSources.PARAMS_VARIABLE);
+        if (env != null) {
+            out.println("$" + ParamSources.PARAMS_VARIABLE + ": '" + SafeText.clip(env) + "'");
+        }
         out.println();
         return report(findings, extra, summaryOf(scan.files()));
     }

@@ -6,6 +6,7 @@ import io.xdlink.params.ParamRegistry;
 import io.xdlink.params.ParamSources;
 import io.xdlink.params.ParamTable;
 import io.xdlink.params.Params;
+import io.xdlink.params.files.BoundedFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -33,6 +34,9 @@ import java.util.concurrent.Callable;
                         + "$XDLINK_CONFIG names) with lines 'options xdlink name=value ...'; $XDLINK_PARAMS "
                         + "('name=value name=value'); values given by a command or the plugin."})
 public final class ParamsCommand implements Callable<Integer> {
+    /** The largest README --update reads; the real one is tens of kilobytes. */
+    private static final int MAX_README = 4 << 20;
+
     private final Map<String, String> environment;
     private final FileSystem fileSystem;
 
@@ -101,7 +105,7 @@ public final class ParamsCommand implements Callable<Integer> {
               @Parameters(paramLabel = "LINE", arity = "0..*", description = "An options line, for example "
                       + "\"options odl_tb5 odl_ring_size=1024\" (quote it).") List<String> line) {
         ParamRegistry registry = ParamRegistry.load();
-        ParamsCheck check = new ParamsCheck(registry, spec.commandLine().getOut());
+        ParamsCheck check = new ParamsCheck(registry, environment, spec.commandLine().getOut());
         boolean hasLine = line != null && !line.isEmpty();
         if (file != null && hasLine) {
             throw new UsageException("give either --file PATH or an options line, not both");
@@ -145,9 +149,11 @@ public final class ParamsCommand implements Callable<Integer> {
     private static void updateReadme(Path readme, String table, PrintWriter out) throws IOException {
         String text;
         try {
-            text = Files.readString(readme, StandardCharsets.UTF_8);
+            text = BoundedFile.text(readme, MAX_README);
         } catch (NoSuchFileException e) {
             throw new UsageException("--update " + readme + ": no such file");
+        } catch (BoundedFile.Refused | BoundedFile.TooLarge e) {
+            throw new UsageException("--update " + readme + ": " + e.getMessage());
         }
         String updated;
         try {

@@ -6,6 +6,7 @@ import io.xdlink.xdomain.property.PropertyDirectory;
 import io.xdlink.xdomain.property.PropertyFormatException;
 import io.xdlink.xdomain.service.ThunderboltNet;
 import io.xdlink.xdomain.service.XdlinkService;
+import io.xdlink.xdomain.sysfs.Text;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -108,20 +109,12 @@ final class BlockReport {
         return type >= 0x21 && type < 0x7f ? String.valueOf((char) type) : "?";
     }
 
-    /** Control characters as \\xNN so a hostile text cannot rewrite the terminal. */
+    /**
+     * A key or text a peer chose, escaped as everything xdlink echoes is (controls, bidirectional overrides), with
+     * '"' escaped too since the text is shown in double quotes.
+     */
     static String printable(String s) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
-                sb.append(String.format("\\x%02x", (int) c));
-            } else if (c == '"' || c == '\\') {
-                sb.append('\\').append(c);
-            } else {
-                sb.append(c);
-            }
-        }
-        return sb.toString();
+        return Text.printable(s).replace("\"", "\\\"");
     }
 
     static List<Object> entries(PropertyDirectory dir) {

@@ -3,6 +3,7 @@ package io.xdlink.cli.xdomain;
 import io.xdlink.cli.UsageException;
 import io.xdlink.cli.json.Json;
 import io.xdlink.xdomain.property.PropertyBlock;
+import io.xdlink.xdomain.sysfs.Text;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -62,10 +63,10 @@ public final class DecodeCommand implements Callable<Integer> {
             case "auto" -> PacketReport.Crc.AUTO;
             case "yes" -> PacketReport.Crc.YES;
             case "no" -> PacketReport.Crc.NO;
-            default -> throw new UsageException("--crc must be auto, yes or no, not '" + crc + "'");
+            default -> throw new UsageException("--crc must be auto, yes or no, not " + Text.quote(crc));
         };
         if (!List.of("auto", "packet", "block").contains(as)) {
-            throw new UsageException("--as must be auto, packet or block, not '" + as + "'");
+            throw new UsageException("--as must be auto, packet or block, not " + Text.quote(as));
         }
         int[] words = HexWords.parse(input());
         boolean block = as.equals("block") || (as.equals("auto") && words[0] == PropertyBlock.MAGIC);

@@ -1,6 +1,7 @@
 package io.xdlink.cli.xdomain;
 
 import io.xdlink.cli.UsageException;
+import io.xdlink.xdomain.sysfs.Text;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -68,8 +69,8 @@ final class HexWords {
         }
         for (int k = 0; k < digits.length(); k++) {
             if (Character.digit(digits.charAt(k), 16) < 0) {
-                throw new UsageException("token " + index + " '" + shorten(token) + "': '" + digits.charAt(k)
-                        + "' is not a hex digit");
+                throw new UsageException("token " + index + " '" + shorten(token) + "': '"
+                        + Text.printable(digits.substring(k, digits.offsetByCodePoints(k, 1))) + "' is not a hex digit");
             }
         }
         if (digits.length() <= 8) {
@@ -85,7 +86,8 @@ final class HexWords {
         }
     }
 
+    /** The token as echoed: escaped (it may hold control characters or bidirectional overrides) and cut short. */
     private static String shorten(String token) {
-        return token.length() <= 24 ? token : token.substring(0, 21) + "...";
+        return Text.printable(token.length() <= 24 ? token : token.substring(0, 21) + "...");
     }
 }

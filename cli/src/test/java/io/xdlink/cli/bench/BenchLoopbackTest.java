@@ -88,6 +88,38 @@ class BenchLoopbackTest {
     }
 
     @Test
+    void jsonToStandardOutputHoldsTheRunAndItsRawBaselineAndNothingElse() {
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-n", "20", "--baseline", "raw", "--json", "-");
+        assertThat(r.exit()).as(r.err()).isZero();
+        // The table moves to standard error so that standard output is one JSON document.
+        assertThat(r.err()).contains(" Baseline        : plain TCP socket to 127.0.0.1");
+        List<BenchReport> runs = BenchReport.allFromJson("stdout", r.out());
+        assertThat(runs).hasSize(2);
+        assertThat(runs.get(0).label()).isEqualTo("write_bw, 1 rail on 1 cable, loopback");
+        assertThat(runs.get(0).bw()).singleElement().satisfies(b -> assertThat(b.iterations()).isEqualTo(20));
+        assertThat(runs.get(1).label()).isEqualTo("raw TCP baseline");
+        assertThat(runs.get(1).bw()).singleElement().satisfies(b -> assertThat(b.average()).isPositive());
+    }
+
+    @Test
+    void aRailThatDoesNotExistIsRefusedAtOnceWithTheRailsThatDo() {
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "--rail", "thunderbolt9", "--rail", "port0",
+                "--timeout", "600");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("xdlink: --rail \"thunderbolt9\" names no rail; the rails are: port0 (link "
+                + "loopback0 to loopback-peer0)\n");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void aRailNamedByItsInterfaceRunsOnThatCableAtBothEnds() {
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-P", "loopback=3", "--rail", "port2", "-n", "20");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains(" Link loopback2  : Gen 3 x2, 40 Gb/s via port2")
+                .contains(" Rail 0          : sim:loopback2/rail0 on cable loopback2").doesNotContain("loopback0");
+    }
+
+    @Test
     void aServerThatNeverAnswersIsOneLineAndExitOne() throws IOException {
         try (ServerSocket silent = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             CliRun r = CliRun.main("bench", "write_bw", "127.0.0.1", "-p", Integer.toString(silent.getLocalPort()),

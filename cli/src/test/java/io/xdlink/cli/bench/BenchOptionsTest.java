@@ -3,7 +3,14 @@ package io.xdlink.cli.bench;
 import io.xdlink.cli.host.CliRun;
 import org.junit.jupiter.api.Test;
 
+import io.xdlink.params.ParamRegistry;
+import io.xdlink.params.ParamSources;
+import io.xdlink.params.Params;
+import io.xdlink.rails.RailsParams;
+import picocli.CommandLine;
+
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,18 +47,86 @@ class BenchOptionsTest {
 
     @Test
     void contradictionsAreNamed() {
-        refused("-a runs every size; drop -s 4096", "bench", "write_bw", "-a", "-s", "4096");
+        refused("-a runs every size; drop -s \"4096\"", "bench", "write_bw", "-a", "-s", "4096");
         refused("-D runs one size for a time", "bench", "write_bw", "-a", "-D", "5");
         refused("-D and -n both say when to stop", "bench", "write_bw", "-D", "5", "-n", "100");
         refused("--loopback runs both ends here", "bench", "write_bw", "--loopback", "10.0.0.1");
         refused("--link chooses the simulated cable and needs --loopback", "bench", "write_bw", "--link", "gen3x1");
-        refused("--link must be gen2x1, gen2x2, gen3x1, gen3x2 or gen4x2, got 'usb3'", "bench", "write_bw",
+        refused("--link must be gen2x1, gen2x2, gen3x1, gen3x2 or gen4x2, got \"usb3\"", "bench", "write_bw",
                 "--loopback", "--link", "usb3");
         refused("--link gen4x1 does not exist", "bench", "write_bw", "--loopback", "--link", "gen4x1");
         refused("--baseline knows only 'raw'", "bench", "write_bw", "--baseline", "ipoib");
         refused("--plot writes a PNG", "bench", "write_bw", "--plot", "out.svg");
         refused("--compare adds runs to a plot", "bench", "write_bw", "--compare", "a.json");
         refused("latency tests ping-pong on one queue pair; drop -q 2", "bench", "write_lat", "-q", "2");
+    }
+
+    private static BenchSettings parse(String... args) {
+        BenchCommand.WriteBw cmd = new BenchCommand.WriteBw();
+        new CommandLine(cmd).parseArgs(args);
+        return cmd.options.settings(BenchTest.WRITE_BW, false);
+    }
+
+    private static Params load(String... args) {
+        return BenchParams.load(ParamSources.of(ParamRegistry.load()).environment(Map.of()), parse(args).params());
+    }
+
+    @Test
+    void theLaterOfTwoSettingsOfOneParameterWinsInAnySpellingAndTheWarningNamesIt() {
+        String[][] cases = {
+                {"-P", "stripe_min_bytes=1K", "-P", "stripe_min_bytes=2K"},
+                {"-P", "STRIPE-MIN-BYTES=1K", "--param", "stripe_min_bytes=2K"},
+                {"-Pstripe_min_bytes=1K", "-P", "Stripe_Min_Bytes=2K"},
+                {"--stripe-min", "1K", "-P", "stripe_min_bytes=2K"},
+                {"-P", "stripe_min_bytes=1K", "--stripe-min=2K"},
+                {"-P", "ring_size=64", "--stripe-min", "1K", "-P", "ring_size=128", "-P", "STRIPE_MIN_BYTES=2K"},
+        };
+        for (String[] c : cases) {
+            // Twenty times: the order of a hash map would let either value win now and then.
+            for (int i = 0; i < 20; i++) {
+                Params p = load(c);
+                assertThat(p.get(RailsParams.STRIPE_MIN_BYTES)).as(String.join(" ", c)).isEqualTo(2048L);
+                assertThat(p.warnings()).as(String.join(" ", c))
+                        .anyMatch(w -> w.contains("'stripe_min_bytes' is set again; 2K here replaces 1K"));
+            }
+        }
+        assertThat(load("--stripe-min", "1K", "-P", "stripe-min-bytes=2K").warnings()).containsExactly("command line:"
+                + " 'stripe_min_bytes' is set again; 2K here replaces 1K from command line (the later setting wins)");
+        Params once = load("--stripe-min", "1K");
+        assertThat(once.get(RailsParams.STRIPE_MIN_BYTES)).isEqualTo(1024L);
+        assertThat(once.warnings()).isEmpty();
+    }
+
+    @Test
+    void aParameterThatLoopbackImpliesIsOverriddenByMinusPWithoutAWarning() {
+        Params p = load("--loopback", "--link", "gen2x1", "-P", "loopback_gen=gen4", "-P", "loopback=2");
+        assertThat(p.get(io.xdlink.sim.SimParams.LOOPBACK)).isEqualTo(2L);
+        assertThat(p.warnings()).isEmpty();
+    }
+
+    @Test
+    void echoedValuesHaveControlsAndBidirectionalOverridesEscaped() {
+        refused("-s needs a size in bytes (K and M suffixes allowed), got \"1\\u202eM\"", "bench", "write_bw", "-s",
+                "1\u202eM");
+        refused("--link must be gen2x1, gen2x2, gen3x1, gen3x2 or gen4x2, got \"gen3\\x1b[2Jx2\"", "bench",
+                "write_bw", "--loopback", "--link", "gen3\u001b[2Jx2");
+        refused("--rail needs an interface name or an address, got \"\\u2067" + "x".repeat(34) + "...\"", "bench",
+                "write_bw", "--rail", "\u2067" + "x".repeat(70));
+        refused("--loopback runs both ends here; drop the server address \"a\\x07b\"", "bench", "write_bw",
+                "--loopback", "a\u0007b");
+        refused("-P needs NAME=VALUE, got \"\\u202d\"", "bench", "write_bw", "-P", "\u202d");
+        for (String bad : List.of("\u202e", "\u2066", "\u001b", "\u0007")) {
+            CliRun r = CliRun.main("bench", "write_bw", "-s", "1" + bad);
+            assertThat(r.err()).doesNotContain(bad);
+        }
+    }
+
+    @Test
+    void aParamWithoutAValueIsOneLine() {
+        refused("-P needs NAME=VALUE, got \"ring_size\"", "bench", "write_bw", "-P", "ring_size");
+        refused("-P needs NAME=VALUE, got \"=4\"", "bench", "write_bw", "-P", "=4");
+        refused("Missing required parameter for option '--param'", "bench", "write_bw", "-P");
+        refused("Missing required parameter for option '--stripe-min'", "bench", "write_bw", "--stripe-min");
     }
 
     @Test

@@ -62,7 +62,7 @@ class BenchReportTest {
                 List.of(new BwResult(2, 5000, 0.02, 0.016, 1.0, ReportUnit.GBIT_PER_SEC, true),
                         new BwResult(65536, 5000, 35.0, 34.1, 0.065, ReportUnit.GBIT_PER_SEC, true)),
                 List.of(), List.of());
-        Path png = dir.resolve("plots/bw.png");
+        Path png = dir.resolve("bw.png");
         BenchPlot.write(List.of(oneCable(), two), png);
         BufferedImage image = ImageIO.read(png.toFile());
         assertThat(image).isNotNull();

@@ -104,6 +104,141 @@ class DoctorCommandTest {
     }
 
     @Test
+    void aBadParamsVariableIsAFailureNotASilentDefault() {
+        HostFixture fx = clean(new HostFixture(fs.getPath("/clean")));
+        fx.env.put("XDLINK_PARAMS", "ring_size=1024 bogus=1");
+
+        CliRun r = doctor(fx);
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("fail  params/xdlink: $XDLINK_PARAMS: unknown parameter 'bogus'; no parameter"
+                + " has a name like it: 'xdlink params' lists them all -- fix: correct /etc/xdlink/xdlink.conf or"
+                + " $XDLINK_PARAMS; xdlink refuses to start with it as it is\n");
+        assertThat(r.out()).contains("the configuration does not load").doesNotContain("ring_size=4096 (");
+        assertThat(r.out()).endsWith(" 1 fail\n");
+    }
+
+    @Test
+    void aGoodParamsVariableIsWhatTheRingCheckUses() {
+        HostFixture fx = clean(new HostFixture(fs.getPath("/clean")));
+        fx.env.put("XDLINK_PARAMS", "ring_size=1024");
+
+        CliRun r = doctor(fx);
+
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.out()).contains("ring_size=1024 ($XDLINK_PARAMS)");
+    }
+
+    @Test
+    void theConfigFileTheVariableNamesIsReadUnderTheRootAndABadOneFails() {
+        HostFixture fx = clean(new HostFixture(fs.getPath("/clean")));
+        fx.file("/srv/xd.conf", "options xdlink ring_sise=1024\n");
+        fx.env.put("XDLINK_CONFIG", "/srv/xd.conf");
+        CliRun r = doctor(fx);
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("fail  params/xdlink: /srv/xd.conf:1: unknown parameter 'ring_sise'; did you"
+                + " mean 'ring_size'?");
+
+        fx.env.put("XDLINK_CONFIG", "/srv/missing.conf");
+        assertThat(doctor(fx).out()).contains("fail  params/xdlink: /srv/missing.conf: configuration file not found"
+                + " (named by $XDLINK_CONFIG)");
+
+        fx.env.put("XDLINK_CONFIG", "/srv");
+        assertThat(doctor(fx).out()).contains("fail  params/xdlink: /srv: cannot read the configuration file: a"
+                + " directory, not a file");
+
+        fx.env.put("XDLINK_CONFIG", "");
+        assertThat(doctor(fx).exit()).isZero();
+    }
+
+    @Test
+    void aConfigFileThatIsAFifoFailsWithoutBlocking(@TempDir Path tmp) throws Exception {
+        HostFixture fx = clean(new HostFixture(tmp));
+        Files.createDirectories(fx.path("/etc/xdlink"));
+        io.xdlink.cli.bench.BenchFilesTestAccess.mkfifo(fx.path("/etc/xdlink/xdlink.conf"));
+
+        CliRun r = CliRun.of(new DoctorCommand(Path::of, fx.env, DoctorChecks.all()), "--root", tmp.toString());
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("fail  params/xdlink: /etc/xdlink/xdlink.conf: cannot read the configuration"
+                + " file: not a regular file (a FIFO, socket or device)");
+    }
+
+    @Test
+    void aModprobeFileThatCannotBeReadIsAWarningNamingItNeverOk(@TempDir Path tmp) throws Exception {
+        HostFixture fx = clean(new HostFixture(tmp));
+        Files.createDirectories(fx.path("/etc/modprobe.d/dir.conf"));
+        io.xdlink.cli.bench.BenchFilesTestAccess.mkfifo(fx.path("/etc/modprobe.d/pipe.conf"));
+        Files.createSymbolicLink(fx.path("/etc/modprobe.d/gone.conf"), tmp.resolve("nowhere.conf"));
+
+        CliRun r = CliRun.of(new DoctorCommand(Path::of, fx.env, DoctorChecks.all()), "--root", tmp.toString());
+
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.out()).contains("warn  params/etc/modprobe.d/gone.conf: /etc/modprobe.d/gone.conf: not a regular"
+                + " file;");
+        assertThat(r.out()).contains("warn  params/etc/modprobe.d/pipe.conf: /etc/modprobe.d/pipe.conf: not a regular"
+                + " file; modprobe skips what it cannot read, so no option in it takes effect, and doctor could not"
+                + " check it -- fix: make /etc/modprobe.d/pipe.conf a regular file modprobe can read (chmod 644), or"
+                + " remove it\n");
+        assertThat(r.out()).contains("warn  params/etc/modprobe.d/dir.conf: /etc/modprobe.d/dir.conf: a directory;");
+        assertThat(r.out()).doesNotContain("ok    params:");
+
+        // A relative --root names the files as the host does too.
+        Path cwd = Path.of("").toAbsolutePath();
+        assumeTrue(tmp.startsWith(cwd.getRoot()));
+        CliRun relative = CliRun.of(new DoctorCommand(Path::of, fx.env, DoctorChecks.all()), "--root",
+                cwd.relativize(tmp).toString());
+        assertThat(relative.out()).contains("warn  params/etc/modprobe.d/pipe.conf: /etc/modprobe.d/pipe.conf: not a");
+    }
+
+    @Test
+    void aModprobeFileWithoutReadPermissionIsAWarning(@TempDir Path tmp) throws Exception {
+        HostFixture fx = clean(new HostFixture(tmp));
+        Path locked = fx.path("/etc/modprobe.d/locked.conf");
+        Files.writeString(locked, "options odl_tb5 odl_ring_size=1024\n");
+        Files.setPosixFilePermissions(locked, java.util.Set.of());
+        assumeTrue(!Files.isReadable(locked), "this user reads any file (root)");
+
+        CliRun r = CliRun.of(new DoctorCommand(Path::of, fx.env, DoctorChecks.all()), "--root", tmp.toString());
+
+        assertThat(r.out()).contains("warn  params/etc/modprobe.d/locked.conf: /etc/modprobe.d/locked.conf: cannot"
+                + " read: AccessDenied");
+    }
+
+    /**
+     * Ubuntu's layout: libibverbs, its providers and the plugins under /usr/lib/x86_64-linux-gnu, and no
+     * ld.so.conf at all; the loader searches the multiarch directory anyway, and so must doctor.
+     */
+    @Test
+    void anUbuntuLayoutHostWithoutLdSoConfIsSearchedLikeTheLoaderDoes() {
+        HostFixture fx = new HostFixture(fs.getPath("/ubuntu")).libDir("/usr/lib/x86_64-linux-gnu");
+        fx.libibverbs(59).provider("odl_tb5", 34, 34).provider("mlx5", 59, 59).driverFile("mlx5")
+                .collective("librccl.so.1.0.60300", 12, 11, 10, 9, 8, 7, 6)
+                .plugin("librccl-net-old.so", "ncclNetPlugin_v6", "ncclNetPlugin_v7", "ncclNetPlugin_v8");
+        assertThat(fx.path("/etc/ld.so.conf")).doesNotExist();
+
+        CliRun r = doctor(fx);
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("fail  rdma/odl_tb5: /usr/lib/x86_64-linux-gnu/libibverbs/libodl_tb5-rdmav34.so"
+                + " is built for provider ABI 34 but libibverbs here is IBVERBS_PRIVATE_59");
+        assertThat(r.out()).contains("warn  plugins/librccl-net-old.so: /usr/lib/x86_64-linux-gnu/librccl-net-old.so"
+                + " (on the library path) exports ncclNetPlugin_v6..v8; RCCL"
+                + " /usr/lib/x86_64-linux-gnu/librccl.so.1.0.60300 asks for v12 first and falls back to v8");
+        assertThat(r.out()).doesNotContain("rdma-core is not installed").doesNotContain("no libnccl-net-*.so");
+    }
+
+    @Test
+    void anArm64LayoutHostIsSearchedToo() {
+        HostFixture fx = new HostFixture(fs.getPath("/arm")).libDir("/lib/aarch64-linux-gnu");
+        fx.libibverbs(59).provider("odl_tb5", 34, 34);
+
+        CliRun r = doctor(fx);
+
+        assertThat(r.out()).contains("fail  rdma/odl_tb5: /lib/aarch64-linux-gnu/libibverbs/libodl_tb5-rdmav34.so");
+    }
+
+    @Test
     void jsonIsAnArrayOfIdStatusSummaryFix() {
         HostFixture fx = clean(new HostFixture(fs.getPath("/clean")));
         fx.file("/sys/module/pcie_aspm/parameters/policy", "default performance [powersave] powersupersave\n");

@@ -13,6 +13,8 @@ import java.util.Map;
 final class HostFixture {
     final Path root;
     final Map<String, String> env = new HashMap<>();
+    /** Where the library helpers put libraries: /usr/lib, or a multiarch directory for a Debian-layout host. */
+    String libDir = "/usr/lib";
 
     HostFixture(Path root) {
         this.root = root;
@@ -61,9 +63,15 @@ final class HostFixture {
         return this;
     }
 
-    /** libibverbs.so.1 defining IBVERBS_PRIVATE_{abi}, at /usr/lib/libibverbs.so.1. */
+    /** Libraries go into {@code dir} from now on. */
+    HostFixture libDir(String dir) {
+        this.libDir = dir;
+        return this;
+    }
+
+    /** libibverbs.so.1 defining IBVERBS_PRIVATE_{abi}, at {libDir}/libibverbs.so.1. */
     HostFixture libibverbs(int abi) {
-        return bytes("/usr/lib/libibverbs.so.1", ElfBuilder.x86_64().define(1, 1, "libibverbs.so.1")
+        return bytes(libDir + "/libibverbs.so.1", ElfBuilder.x86_64().define(1, 1, "libibverbs.so.1")
                 .define(2, 0, "IBVERBS_1.0").define(3, 0, "IBVERBS_1.1", "IBVERBS_1.0")
                 .define(4, 0, "IBVERBS_PRIVATE_" + abi)
                 .function("ibv_get_device_list", 3).function("verbs_register_driver_" + abi, 4).build());
@@ -71,7 +79,7 @@ final class HostFixture {
 
     /** A provider library needing IBVERBS_PRIVATE_{abi}, in libibverbs's provider directory. */
     HostFixture provider(String name, int fileAbi, int neededAbi) {
-        return bytes("/usr/lib/libibverbs/lib" + name + "-rdmav" + fileAbi + ".so", ElfBuilder.x86_64()
+        return bytes(libDir + "/libibverbs/lib" + name + "-rdmav" + fileAbi + ".so", ElfBuilder.x86_64()
                 .need("libibverbs.so.1", 2, "IBVERBS_PRIVATE_" + neededAbi)
                 .imported("verbs_register_driver_" + neededAbi, 2).build());
     }
@@ -80,13 +88,13 @@ final class HostFixture {
         return file("/etc/libibverbs.d/" + name + ".driver", "driver " + name + "\n");
     }
 
-    /** A plugin at /usr/lib/{file} exporting the given symbols as data objects. */
+    /** A plugin at {libDir}/{file} exporting the given symbols as data objects. */
     HostFixture plugin(String file, String... symbols) {
         ElfBuilder b = ElfBuilder.x86_64();
         for (String s : symbols) {
             b.object(s);
         }
-        return bytes("/usr/lib/" + file, b.build());
+        return bytes(libDir + "/" + file, b.build());
     }
 
     /** A collective library whose loader names these table versions in .rodata. */
@@ -97,7 +105,7 @@ final class HostFixture {
             rodata.writeBytes(("ncclNetPlugin_v" + v + "\0").getBytes());
         }
         rodata.writeBytes("ncclCollNetPlugin_v12\0".getBytes());
-        return bytes("/usr/lib/" + file, ElfBuilder.x86_64().function("ncclCommInitRank", 1)
+        return bytes(libDir + "/" + file, ElfBuilder.x86_64().function("ncclCommInitRank", 1)
                 .rodata(rodata.toByteArray()).build());
     }
 }

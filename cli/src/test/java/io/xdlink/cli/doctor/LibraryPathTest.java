@@ -30,7 +30,18 @@ class LibraryPathTest {
 
         assertThat(LibraryPath.of(fx.host()).dirs()).containsExactly("/home/u/lib", "/opt/rocm/lib",
                 "/opt/rocm/lib64", "/usr/local/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu",
-                "/usr/lib/x86_64-linux-gnu", "/opt/extra/lib", "/lib", "/usr/lib", "/lib64", "/usr/lib64");
+                "/usr/lib/x86_64-linux-gnu", "/opt/extra/lib", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
+                "/lib", "/usr/lib", "/lib64", "/usr/lib64");
+    }
+
+    @Test
+    void withoutAnyConfigurationTheMultiarchDirectoriesComeFirst() {
+        assertThat(LibraryPath.of(fx.host()).dirs()).containsExactly("/lib/x86_64-linux-gnu",
+                "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib",
+                "/usr/lib", "/lib64", "/usr/lib64");
+        fx.file("/usr/lib/x86_64-linux-gnu/libibverbs.so.1", "x").file("/usr/lib/libibverbs.so.1", "y");
+        assertThat(LibraryPath.of(fx.host()).find("libibverbs.so.1"))
+                .contains(fs.getPath("/usr/lib/x86_64-linux-gnu/libibverbs.so.1"));
     }
 
     @Test
@@ -40,7 +51,7 @@ class LibraryPathTest {
                 .file("/etc/ld.so.conf.d/b.conf", "include /etc/ld.so.conf\n/b\n");
 
         // Includes are read where they stand, as ldconfig does: a.conf includes b.conf before its own line.
-        assertThat(LibraryPath.of(fx.host()).dirs()).containsExactly("/b", "/a", "/lib", "/usr/lib", "/lib64",
+        assertThat(LibraryPath.of(fx.host()).dirs()).startsWith("/b", "/a").endsWith("/lib", "/usr/lib", "/lib64",
                 "/usr/lib64");
     }
 

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,6 +26,27 @@ class TopologyCommandTest {
     @AfterEach
     void tearDown() throws IOException {
         fs.close();
+    }
+
+    @Test
+    void aBadParameterSettingIsAFailureAfterTheTopology() {
+        threePeers();
+        CliRun r = CliRun.of(new TopologyCommand(fs::getPath, Map.of("XDLINK_PARAMS", "ring_size=1024 bogus=1")),
+                "--root", "/host");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("evo-x3");
+        assertThat(r.err()).isEqualTo("xdlink: $XDLINK_PARAMS: unknown parameter 'bogus'; no parameter has a name"
+                + " like it: 'xdlink params' lists them all (xdlink refuses to start with this setting)\n");
+
+        CliRun config = CliRun.of(new TopologyCommand(fs::getPath, Map.of("XDLINK_CONFIG", "/etc/none.conf")),
+                "--root", "/host");
+        assertThat(config.exit()).isEqualTo(1);
+        assertThat(config.err()).startsWith("xdlink: /host/etc/none.conf: configuration file not found");
+
+        CliRun good = CliRun.of(new TopologyCommand(fs::getPath, Map.of("XDLINK_PARAMS", "ring_size=1024")),
+                "--root", "/host");
+        assertThat(good.exit()).isZero();
+        assertThat(good.err()).isEmpty();
     }
 
     CliRun topology(String... args) {

@@ -13,6 +13,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class JsonTest {
     @Test
+    void bidirectionalOverridesAndC1ControlsAreEscapedAndReadBackAsTheSameString() throws Exception {
+        String hostile = "evil\u202egnp.exe\u2066\u0085\u001b";
+        String json = Json.format(Map.of("name", hostile));
+        assertThat(json).contains("evil\\u202egnp.exe\\u2066\\u0085\\u001b").doesNotContain("\u202e");
+        assertThat(JsonReader.parse(json)).isEqualTo(Map.of("name", hostile));
+    }
+
+    @Test
     void nestedValuesInOrder() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", "links");

@@ -180,6 +180,52 @@ class ParamsCommandTest {
     }
 
     @Test
+    void checkFailsOnABadParamsVariableAndReadsTheFileTheConfigVariableNames() throws IOException {
+        Files.createDirectories(fs.getPath("/empty"));
+        CliRun r = params(Map.of("XDLINK_PARAMS", "ring_size=1024 bogus=1"), "check", "--root", "/empty");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("$XDLINK_PARAMS: 'ring_size=1024 bogus=1'\n")
+                .contains("error: $XDLINK_PARAMS: unknown parameter 'bogus'; no parameter has a name like it")
+                .endsWith("1 error, 0 warnings in 0 options lines in 0 files.\n");
+
+        write("/host/srv/xd.conf", "options xdlink ring_sise=1\n");
+        CliRun named = params(Map.of("XDLINK_CONFIG", "/srv/xd.conf"), "check", "--root", "/host");
+        assertThat(named.exit()).isEqualTo(1);
+        assertThat(named.out()).contains("xdlink's configuration: /host/srv/xd.conf\n")
+                .contains("error: /host/srv/xd.conf:1: unknown parameter 'ring_sise'; did you mean 'ring_size'?");
+        CliRun missing = params(Map.of("XDLINK_CONFIG", "/srv/none.conf"), "check", "--root", "/host");
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.out()).contains("error: /host/srv/none.conf: configuration file not found (named by "
+                + "$XDLINK_CONFIG)");
+    }
+
+    @Test
+    void aFifoIsRefusedWhereverAFileIsNamed(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path fifo = io.xdlink.cli.bench.BenchFilesTestAccess.mkfifo(tmp.resolve("pipe.conf"));
+        java.nio.file.FileSystem real = java.nio.file.FileSystems.getDefault();
+        CliRun file = CliRun.of(new ParamsCommand(Map.of(), real), "check", "--file", fifo.toString());
+        assertThat(file.exit()).isEqualTo(2);
+        assertThat(file.err()).isEqualTo("xdlink: --file " + fifo + ": cannot read (not a regular file (a FIFO, "
+                + "socket or device), so it is not read)\n");
+        CliRun config = CliRun.of(new ParamsCommand(Map.of("XDLINK_CONFIG", fifo.toString()), real));
+        assertThat(config.exit()).isEqualTo(1);
+        assertThat(config.err()).isEqualTo("xdlink: " + fifo + ": cannot read the configuration file: not a regular "
+                + "file (a FIFO, socket or device), so it is not read\n");
+        // Under --root, the variable's path is read under the root, as for a host mounted there.
+        CliRun check = CliRun.of(new ParamsCommand(Map.of("XDLINK_CONFIG", "/pipe.conf"), real), "check",
+                "--root", tmp.toString());
+        assertThat(check.exit()).isEqualTo(1);
+        assertThat(check.out()).contains("error: " + fifo + ": cannot read the configuration file: not a regular");
+        Path big = tmp.resolve("big.conf");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(1L << 30);
+        }
+        CliRun huge = CliRun.of(new ParamsCommand(Map.of(), real), "check", "--file", big.toString());
+        assertThat(huge.exit()).isEqualTo(1);
+        assertThat(huge.out()).contains(big + ": error: larger than 4 MiB");
+    }
+
+    @Test
     void checkAnEmptyHost() throws IOException {
         Files.createDirectories(fs.getPath("/empty"));
         CliRun r = params(Map.of(), "check", "--root", "/empty");

@@ -94,6 +94,26 @@ class DecodeCommandTest {
     }
 
     @Test
+    void hostileTextPropertiesAndTokensAreEscapedInTextAndJson() {
+        io.xdlink.xdomain.property.PropertyDirectory root = io.xdlink.xdomain.property.PropertyDirectory.root(
+                java.util.List.of(io.xdlink.xdomain.property.Property.Text.of("devicev",
+                        "evil\u202egnp.exe\u2066x\u001b[2J\"q\\")));
+        CliRun r = decode(words(PropertyBlock.format(root)));
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("\"evil\\u202egnp.exe\\u2066x\\x1b[2J\\\"q\\\\\"")
+                .doesNotContain("\u202e").doesNotContain("\u2066").doesNotContain("\u001b");
+        CliRun json = decode("--json", words(PropertyBlock.format(root)));
+        assertThat(json.out()).contains("evil\\u202egnp.exe\\u2066x\\u001b[2J")
+                .doesNotContain("\u202e").doesNotContain("\u001b");
+
+        CliRun token = decode("12\u202e34");
+        assertThat(token.exit()).isEqualTo(2);
+        assertThat(token.err()).isEqualTo("xdlink: token 1 '12\\u202e34': '\\u202e' is not a hex digit\n");
+        CliRun crc = decode("--crc", "n\u001b[31mo", "0");
+        assertThat(crc.err()).contains("\\x1b[31m").doesNotContain("\u001b");
+    }
+
+    @Test
     void propertyBlockShowsServicesAndTheirSettings() {
         CliRun r = decode(words(linuxBlock(true)));
         assertThat(r.exit()).isZero();

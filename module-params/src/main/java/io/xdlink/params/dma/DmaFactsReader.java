@@ -1,5 +1,6 @@
 package io.xdlink.params.dma;
 
+import io.xdlink.params.files.BoundedFile;
 import io.xdlink.params.modprobe.KernelArgs;
 import io.xdlink.params.modprobe.SafeText;
 
@@ -283,6 +284,16 @@ public final class DmaFactsReader {
 
     /** The file's text, at most {@link #MAX_READ} bytes; null with a note when it cannot be read. */
     private static String readBounded(Path file, List<String> notes, String consequence) {
+        try {
+            // A FIFO or device under the root would block or never end; /proc and /sys files are regular.
+            BoundedFile.requireRegular(file);
+        } catch (NoSuchFileException e) {
+            notes.add(file + " does not exist; " + consequence);
+            return null;
+        } catch (IOException | RuntimeException e) {
+            notes.add(file + ": " + SafeText.clip(String.valueOf(e.getMessage())) + "; " + consequence);
+            return null;
+        }
         try (InputStream in = Files.newInputStream(file)) {
             byte[] bytes = in.readNBytes(MAX_READ + 1);
             if (bytes.length > MAX_READ) {

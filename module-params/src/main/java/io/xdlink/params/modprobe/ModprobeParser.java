@@ -1,9 +1,9 @@
 package io.xdlink.params.modprobe;
 
+import io.xdlink.params.files.BoundedFile;
+
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,11 +46,9 @@ public final class ModprobeParser {
     public static ModprobeFile read(Path path) throws IOException {
         String name = path.toString();
         byte[] bytes;
-        try (InputStream in = Files.newInputStream(path)) {
-            // Read one byte past the limit instead of trusting a size: /proc and /sys files report size 0.
-            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
-        }
-        if (bytes.length > MAX_FILE_BYTES) {
+        try {
+            bytes = BoundedFile.read(path, MAX_FILE_BYTES);
+        } catch (BoundedFile.TooLarge e) {
             return new ModprobeFile(name, List.of(), List.of(new ModprobeProblem(name, 0, Severity.ERROR,
                     "larger than " + (MAX_FILE_BYTES >> 20) + " MiB; a modprobe.d file that big is not a "
                             + "configuration file, so it was not read")));

@@ -155,7 +155,7 @@ class DmaFactsReaderTest {
         DmaFacts f = DmaFactsReader.read(root);
         assertThat(f.iommu()).isEqualTo(IommuMode.PASSTHROUGH);
         assertThat(f.notes()).filteredOn(n -> n.contains("unexpected"))
-                .singleElement().asString().contains("unexpected IOMMU domain type 'w?eird'");
+                .singleElement().asString().contains("unexpected IOMMU domain type 'w\\x01eird'");
     }
 
     @Test
@@ -178,5 +178,15 @@ class DmaFactsReaderTest {
                 .isInstanceOf(IllegalArgumentException.class);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> DmaFacts.of(-1, 0, IommuMode.OFF))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aFifoUnderTheRootIsNotedNotWaitedOn(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Files.createDirectories(tmp.resolve("proc"));
+        io.xdlink.params.files.BoundedFileTest.mkfifo(tmp.resolve("proc/meminfo"));
+        io.xdlink.params.files.BoundedFileTest.mkfifo(tmp.resolve("proc/cmdline"));
+        DmaFacts f = DmaFactsReader.read(tmp);
+        assertThat(f.notes()).anySatisfy(n -> assertThat(n).contains("meminfo: not a regular file (a FIFO"))
+                .anySatisfy(n -> assertThat(n).contains("cmdline: not a regular file (a FIFO"));
     }
 }

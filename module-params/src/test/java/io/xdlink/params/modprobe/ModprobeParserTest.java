@@ -204,7 +204,7 @@ class ModprobeParserTest {
         assertThat(f.options()).hasSize(1);
         assertThat(f.problems()).extracting(ModprobeProblem::message)
                 .anySatisfy(m -> assertThat(m).contains("does not continue"))
-                .anySatisfy(m -> assertThat(m).contains("'b=2?' is not a modprobe command"));
+                .anySatisfy(m -> assertThat(m).contains("'b=2\\x0d' is not a modprobe command"));
     }
 
     @Test
