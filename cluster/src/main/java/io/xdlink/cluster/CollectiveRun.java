@@ -67,6 +67,7 @@ public final class CollectiveRun {
         }
         return switch (collective) {
             case ALL_GATHER -> recv[r].asSlice(r * in, in);
+            case REDUCE_SCATTER -> send[r].asSlice(0, in);
             default -> recv[r].asSlice(0, in);
         };
     }

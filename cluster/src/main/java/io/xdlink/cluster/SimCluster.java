@@ -52,8 +52,11 @@ public final class SimCluster implements AutoCloseable {
     /** Virtual time the fabric gets to enumerate: several 10 s bonding timeouts (a refused bond waits one out). */
     private static final long SETTLE_NANOS = 120_000_000_000L;
     private static final long CONNECT_NANOS = 10_000_000_000L;
-    /** With no host moving for this long after one saw an error, the rest are aborted, as ncclCommAbort would. */
-    private static final long ABORT_NANOS = 1_000_000_000L;
+    /**
+     * With no host moving for this long after one saw an error, the rest are aborted, as ncclCommAbort would: past
+     * the rails' peer timeout, so every host whose connection ran over the failed cable has heard of it first.
+     */
+    private final long abortNanos;
     /** With no host moving for this long and no error anywhere, the run is declared hung. */
     private static final long HANG_NANOS = 60_000_000_000L;
 
@@ -76,6 +79,8 @@ public final class SimCluster implements AutoCloseable {
         this.config = config;
         this.fabric = new SimFabric(SimClock.virtual(scheduler), FaultPlan.NONE);
         this.hosts = config.topology().hosts(i -> config.hostSpec(i)).build(fabric);
+        RailsSettings rails = RailsSettings.from(config.params());
+        this.abortNanos = rails.peerTimeoutNanos() + rails.railTimeoutNanos() + 100_000_000L;
         int n = hosts.size();
         this.fifoBytes = new long[n];
         this.bufferBytes = new long[n];
@@ -332,7 +337,7 @@ public final class SimCluster implements AutoCloseable {
                 continue;
             }
             long quiet = now - lastMove;
-            if ((anyError && quiet > ABORT_NANOS) || quiet > HANG_NANOS) {
+            if ((anyError && quiet > abortNanos) || quiet > HANG_NANOS) {
                 String why = anyError ? "aborted: another host failed" : "hung: nothing moved for "
                         + HANG_NANOS / 1_000_000_000 + " s of virtual time";
                 runs.forEach(h -> h.abandon(why));
