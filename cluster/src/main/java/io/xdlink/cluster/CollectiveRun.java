@@ -107,8 +107,35 @@ public final class CollectiveRun {
         return cluster.run(runs, faults);
     }
 
+    /** What {@link #poison} writes: a value no collective of up to 64 hosts can produce. */
+    public static final int UNTOUCHED = 1000;
+
+    /** Fills every host's output with {@link #UNTOUCHED}, so a check can tell what a run wrote from what it left. */
+    public void poison(long size, boolean inPlace) {
+        for (int r = 0; r < cluster.hostCount(); r++) {
+            MemorySegment out = output(r, size, inPlace);
+            for (long i = 0, n = out.byteSize() / type.bytes(); i < n; i++) {
+                type.set(out, i, UNTOUCHED);
+            }
+        }
+    }
+
     /** Elements that differ from what they must hold, over every host that finished ({@code done[r]}). */
     public long wrong(long size, boolean inPlace, boolean[] done) {
+        return wrong(size, inPlace, done, false);
+    }
+
+    /**
+     * Elements of any host's output that hold neither what they must nor {@link #UNTOUCHED}: after a failed run,
+     * what a host wrote that it should not have (a run writes only finished values into its output).
+     */
+    public long corrupted(long size, boolean inPlace) {
+        boolean[] all = new boolean[cluster.hostCount()];
+        java.util.Arrays.fill(all, true);
+        return wrong(size, inPlace, all, true);
+    }
+
+    private long wrong(long size, boolean inPlace, boolean[] done, boolean untouchedOk) {
         int n = cluster.hostCount();
         // Every pattern repeats every 7 elements, so the reduction over hosts does too.
         int[] reduced = new int[7];
@@ -135,7 +162,7 @@ public final class CollectiveRun {
                     case BROADCAST -> DataType.pattern(root, i);
                     case SENDRECV -> DataType.pattern((r + n - 1) % n, i);
                 };
-                if (!type.holds(out, i, expected)) {
+                if (!type.holds(out, i, expected) && !(untouchedOk && type.holds(out, i, UNTOUCHED))) {
                     wrong++;
                 }
             }
