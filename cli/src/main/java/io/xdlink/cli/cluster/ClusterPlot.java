@@ -23,11 +23,11 @@ final class ClusterPlot {
     }
 
     static void write(List<ClusterJson.Series> runs, Path png) throws IOException {
-        XYChart c = new XYChartBuilder().width(900).height(560).title("Simulated cluster: busbw by size (virtual time)")
+        XYChart c = new XYChartBuilder().width(900).height(640).title("Simulated cluster: busbw by size (virtual time)")
                 .xAxisTitle("size [bytes]").yAxisTitle("busbw [GB/s]").build();
         c.getStyler().setxAxisTickLabelsFormattingFunction(ClusterPlot::sizeLabel);
         c.getStyler().setPlotGridLinesVisible(true);
-        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         java.awt.Color[] colours = {new java.awt.Color(0x1f77b4), new java.awt.Color(0xd62728),
             new java.awt.Color(0x2ca02c), new java.awt.Color(0x9467bd), new java.awt.Color(0xff7f0e),

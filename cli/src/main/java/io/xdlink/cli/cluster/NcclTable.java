@@ -47,8 +47,10 @@ final class NcclTable {
 
     void devices(SimCluster cluster) {
         out.println("# Using devices");
+        // Every simulated host lives in this one process.
+        long pid = ProcessHandle.current().pid();
         for (int h = 0; h < cluster.hostCount(); h++) {
-            out.printf(Locale.ROOT, "#  Rank %2d Group  0 Pid %6d on %10s device  0 [sim] xdlink:%s%n", h, 0,
+            out.printf(Locale.ROOT, "#  Rank %2d Group  0 Pid %6d on %10s device  0 [sim] xdlink:%s%n", h, pid,
                     "host" + h, String.join(",xdlink:", cluster.neighbours(h).stream().map(n -> "host" + n).toList()));
         }
         for (SimCable c : cluster.cables()) {
