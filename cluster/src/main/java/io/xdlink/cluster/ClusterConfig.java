@@ -7,15 +7,29 @@ import io.xdlink.sim.SimTopology;
 import java.util.Objects;
 
 /**
- * A simulated cluster: its cabling, the xdlink parameters every host runs with, and the seed of everything random.
+ * A simulated cluster: its cabling, the xdlink parameters every host runs with, the seed of everything random, and
+ * whether it runs in real time (paced by the wall clock, a progress thread per host: for a few hosts) instead of
+ * virtual time.
  */
-public record ClusterConfig(SimTopology topology, Params params, long seed) {
+public record ClusterConfig(SimTopology topology, Params params, long seed, boolean realTime) {
+
+    /** Hosts real time may run: each needs about a processor of its own. */
+    public static final int MAX_REAL_TIME_HOSTS = 8;
+
+    /** A cluster in virtual time. */
+    public ClusterConfig(SimTopology topology, Params params, long seed) {
+        this(topology, params, seed, false);
+    }
 
     public ClusterConfig {
         Objects.requireNonNull(topology, "topology");
         Objects.requireNonNull(params, "params");
         if (topology.hostCount() > DataType.MAX_EXACT_HOSTS) {
             throw new IllegalArgumentException("at most " + DataType.MAX_EXACT_HOSTS + " hosts");
+        }
+        if (realTime && topology.hostCount() > MAX_REAL_TIME_HOSTS) {
+            throw new IllegalArgumentException("real time runs at most " + MAX_REAL_TIME_HOSTS + " hosts (a progress "
+                    + "thread each); " + topology.hostCount() + " hosts run in virtual time");
         }
     }
 

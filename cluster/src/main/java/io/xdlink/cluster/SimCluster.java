@@ -15,16 +15,13 @@ import io.xdlink.params.Params;
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
-import io.xdlink.rails.agent.VirtualTimeDriver;
 import io.xdlink.rails.verbs.Device;
 import io.xdlink.rails.verbs.DeviceConfig;
 import io.xdlink.sim.SimCable;
-import io.xdlink.sim.SimClock;
 import io.xdlink.sim.SimFabric;
 import io.xdlink.sim.SimHost;
 import io.xdlink.sim.SimTopology;
 import io.xdlink.sim.fault.FaultPlan;
-import io.xdlink.xdomain.VirtualScheduler;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -38,8 +35,9 @@ import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 
 /**
- * N simulated hosts in one process, all in virtual time: the fabric the topology cables, one rails device per host
- * in invoker mode (stepped with every other by one {@link VirtualTimeDriver}, so 32 hosts need no 32 cores), one
+ * N simulated hosts in one process, in virtual time unless asked otherwise ({@link Clockwork}): the fabric the
+ * topology cables, one rails device per host (in virtual time all stepped by one driver, so 32 hosts need no 32
+ * cores), one
  * {@link CclNet} per host over its device ({@link CclNets#overRails}), and connections with each neighbour set up
  * as NCCL sets them up: the receiver listens, its handle goes to the sender out of band, the sender connects and the
  * receiver accepts, each polled until it is up. Each connection gets its FIFO of registered slots.
@@ -61,8 +59,7 @@ public final class SimCluster implements AutoCloseable {
     private static final long HANG_NANOS = 60_000_000_000L;
 
     private final ClusterConfig config;
-    private final VirtualScheduler scheduler = new VirtualScheduler();
-    private final VirtualTimeDriver driver = new VirtualTimeDriver(scheduler);
+    private final Clockwork clock;
     private final SimFabric fabric;
     private final List<SimHost> hosts;
     private final List<Device> devices = new ArrayList<>();
@@ -77,7 +74,8 @@ public final class SimCluster implements AutoCloseable {
 
     private SimCluster(ClusterConfig config) {
         this.config = config;
-        this.fabric = new SimFabric(SimClock.virtual(scheduler), FaultPlan.NONE);
+        this.clock = Clockwork.of(config.realTime());
+        this.fabric = new SimFabric(clock.simClock(), FaultPlan.NONE);
         this.hosts = config.topology().hosts(i -> config.hostSpec(i)).build(fabric);
         RailsSettings rails = RailsSettings.from(config.params());
         this.abortNanos = rails.peerTimeoutNanos() + rails.railTimeoutNanos() + 100_000_000L;
@@ -103,10 +101,9 @@ public final class SimCluster implements AutoCloseable {
         RailsSettings settings = RailsSettings.from(config.params());
         for (int i = 0; i < hosts.size(); i++) {
             SimHost h = hosts.get(i);
-            Device d = Device.open(DeviceConfig.builder().id(h.domain()).settings(settings).clock(scheduler)
-                    .invoker().seed(config.seed() * 1_000_003L + i).build(), List.of());
+            Device d = clock.open(DeviceConfig.builder().id(h.domain()).settings(settings)
+                    .seed(config.seed() * 1_000_003L + i));
             devices.add(d);
-            driver.add(d.agent());
             arenas.add(Arena.ofShared());
             sends.add(new LinkedHashMap<>());
             recvs.add(new LinkedHashMap<>());
@@ -129,11 +126,8 @@ public final class SimCluster implements AutoCloseable {
     }
 
     private void settle() throws IOException {
-        long end = scheduler.nanoTime() + SETTLE_NANOS;
-        while (!fabric.settled()) {
-            if (scheduler.nextDeadline() > end || !scheduler.advanceToNext()) {
-                throw new IOException("the cluster's links did not come up: " + fabric.cables());
-            }
+        if (!clock.settle(fabric::settled, SETTLE_NANOS)) {
+            throw new IOException("the cluster's links did not come up: " + fabric.cables());
         }
     }
 
@@ -264,7 +258,7 @@ public final class SimCluster implements AutoCloseable {
 
     /** Steps everything until {@code done} holds, or {@code maxNanos} of virtual time pass; whether it holds. */
     private boolean until(BooleanSupplier done, long maxNanos) {
-        return driver.runUntil(done, maxNanos);
+        return clock.runUntil(done, maxNanos);
     }
 
     public int hostCount() {
@@ -288,7 +282,7 @@ public final class SimCluster implements AutoCloseable {
     }
 
     public long nanoTime() {
-        return scheduler.nanoTime();
+        return clock.now();
     }
 
     /** What one host holds: its FIFO slots and its collective buffers, bytes. */
@@ -313,13 +307,13 @@ public final class SimCluster implements AutoCloseable {
      * @param runs one per host, host i at index i
      */
     Outcome run(List<HostRun> runs, List<Fault> faults) {
-        long t0 = scheduler.nanoTime();
+        long t0 = clock.now();
         for (Fault f : faults) {
-            scheduler.schedule(f.atNanos(), f.action());
+            clock.scheduler().schedule(f.atNanos(), f.action());
         }
         long lastMove = t0;
         while (true) {
-            long now = scheduler.nanoTime();
+            long now = clock.now();
             boolean moved = false;
             boolean all = true;
             boolean anyError = false;
@@ -333,7 +327,7 @@ public final class SimCluster implements AutoCloseable {
             }
             if (moved) {
                 lastMove = now;
-                driver.stepUntilIdle();
+                clock.afterMove();
                 continue;
             }
             long quiet = now - lastMove;
@@ -343,7 +337,7 @@ public final class SimCluster implements AutoCloseable {
                 runs.forEach(h -> h.abandon(why));
                 break;
             }
-            if (!driver.advance()) {
+            if (!clock.idle()) {
                 runs.forEach(h -> h.abandon("hung: nothing left to happen"));
                 break;
             }
@@ -396,7 +390,7 @@ public final class SimCluster implements AutoCloseable {
         if (!cable.isPlugged()) {
             cable.plug();
         }
-        if (!driver.runUntil(fabric::settled, SETTLE_NANOS)) {
+        if (!clock.settle(fabric::settled, SETTLE_NANOS)) {
             throw new IOException("the hosts did not enumerate again after " + cable.name() + " was plugged back");
         }
         openRails(cable);
@@ -415,7 +409,7 @@ public final class SimCluster implements AutoCloseable {
             sends.get(r).clear();
             recvs.get(r).clear();
         }
-        driver.runFor(1_000_000);
+        clock.runUntil(() -> false, 1_000_000);
         connect();
     }
 
@@ -449,6 +443,7 @@ public final class SimCluster implements AutoCloseable {
             d.close();
         }
         fabric.close();
+        clock.close();
         for (Arena a : arenas) {
             a.close();
         }

@@ -178,6 +178,18 @@ class ClusterCollectivesTest {
     }
 
     @Test
+    void inRealTimeTwoHostsRunEveryOperationRight() throws Exception {
+        SimTopology t = ClusterPlan.topology("ring", 2, "gen3x2", List.of());
+        Params p = Params.defaults().with(Map.of("cluster_chunk_bytes", "16K"), Origin.explicit("test"));
+        try (SimCluster c = SimCluster.open(new ClusterConfig(t, p, SEED, true))) {
+            for (Collective coll : Collective.values()) {
+                assertThat(check(c, coll, DataType.FLOAT32, RedOp.SUM, 1, 40_000)).as("%s in real time", coll)
+                        .isZero();
+            }
+        }
+    }
+
+    @Test
     void onADualRingAPulledCableCostsNothingButRate() throws Exception {
         try (SimCluster c = open(Shape.DUAL_RING, 4, "gen3x2", Map.of("peer_timeout_ms", "200"))) {
             long size = 4L << 20;

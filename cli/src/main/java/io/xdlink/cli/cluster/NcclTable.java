@@ -29,13 +29,14 @@ final class NcclTable {
         this.run = run;
     }
 
-    void header(SimTopology topo, Params p) {
+    void header(SimTopology topo, Params p, boolean realTime) {
         out.printf(Locale.ROOT, "# nThread 1 nGpus 1 minBytes %d maxBytes %d step: %s(factor) warmup iters: %d iters: %d "
                         + "agg iters: 1 validation: %d graph: 0%n", run.minBytes(), run.maxBytes(),
                 factorText(run.factor()), run.warmup(), run.iters(), run.check() ? 1 : 0);
         out.println("#");
-        out.printf(Locale.ROOT, "# xdlink: %s on a simulated %s, virtual time; chunk %d bytes, %d requests in flight per "
-                        + "connection%n", collective.program(), topo, p.get(ClusterParams.CHUNK),
+        out.printf(Locale.ROOT, "# xdlink: %s on a simulated %s, %s; chunk %d bytes, %d requests in flight per "
+                        + "connection%n", collective.program(), topo,
+                realTime ? "real time (figures depend on this machine)" : "virtual time", p.get(ClusterParams.CHUNK),
                 p.get(ClusterParams.INFLIGHT));
         out.println("#");
         out.flush();

@@ -82,6 +82,12 @@ abstract class PerfCommand implements Callable<Integer> {
                     + "(see xdlink params); repeatable.")
     Map<String, String> params = new LinkedHashMap<>();
 
+    @Option(names = "--clock", paramLabel = "virtual|real",
+            description = "virtual (default): any number of hosts, the same figures on every machine; real: paced by "
+                    + "the wall clock, a progress thread per host, at most 8 hosts; figures then depend on this "
+                    + "machine's processors.")
+    String clock = "virtual";
+
     @Option(names = "--seed", paramLabel = "N", description = "Seed of the simulation (default: 1).")
     long seed = 1;
 
@@ -112,6 +118,14 @@ abstract class PerfCommand implements Callable<Integer> {
         try {
             topo = ClusterPlan.topology(topology, hosts, link, p.get(ClusterParams.REFUSED_BOND));
             PerfRun.Pull pull = ClusterPlan.pull(p.get(ClusterParams.PULL), topo.cableCount());
+            if (!clock.equals("virtual") && !clock.equals("real")) {
+                throw new IllegalArgumentException("--clock is virtual or real, got '"
+                        + (clock.length() > 40 ? clock.substring(0, 40) + "..." : clock) + "'");
+            }
+            if (clock.equals("real") && hosts > ClusterConfig.MAX_REAL_TIME_HOSTS) {
+                throw new IllegalArgumentException("--clock real runs at most " + ClusterConfig.MAX_REAL_TIME_HOSTS
+                        + " hosts (a progress thread each); run " + hosts + " hosts in virtual time");
+            }
             if (check != 0 && check != 1) {
                 throw new IllegalArgumentException("-c is 0 or 1, got " + check);
             }
@@ -140,10 +154,10 @@ abstract class PerfCommand implements Callable<Integer> {
         String name = label != null ? label : hosts + " hosts, " + topo.shape().label() + ", " + link
                 + refusedNote(p);
         NcclTable table = new NcclTable(out, collective, run);
-        table.header(topo, p);
+        table.header(topo, p, clock.equals("real"));
         PerfRun.Result result;
         SimCluster.Memory memory;
-        try (SimCluster cluster = SimCluster.open(new ClusterConfig(topo, p, seed))) {
+        try (SimCluster cluster = SimCluster.open(new ClusterConfig(topo, p, seed, clock.equals("real")))) {
             table.devices(cluster);
             result = run.run(cluster, table::row);
             memory = cluster.memoryPerHost(0);
