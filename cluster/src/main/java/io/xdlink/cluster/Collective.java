@@ -54,6 +54,15 @@ public enum Collective {
         };
     }
 
+    /**
+     * Parts each message goes in: sendrecv is point-to-point, which NCCL spreads over channels that share one
+     * connection and whose receives it posts as one grouped {@code irecv}; here two such parts. The collectives'
+     * rings post one receive per message.
+     */
+    public int parts() {
+        return this == SENDRECV ? 2 : 1;
+    }
+
     /** Whether the operation reduces (its redop column shows the op, else "none"). */
     public boolean reduces() {
         return this == ALL_REDUCE || this == REDUCE_SCATTER;

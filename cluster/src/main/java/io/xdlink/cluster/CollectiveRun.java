@@ -102,7 +102,7 @@ public final class CollectiveRun {
             List<List<Step>> streams = Schedules.of(collective, cluster.topology().shape(), n, r, root, size,
                     type.bytes(), cluster.config().chunkBytes() / type.bytes() * type.bytes());
             runs.add(new HostRun(r, streams, input(r, size, inPlace), output(r, size, inPlace), type, op,
-                    cluster.sendPipes(r), cluster.recvPipes(r)));
+                    cluster.sendPipes(r), cluster.recvPipes(r), collective.parts()));
         }
         return cluster.run(runs, faults);
     }

@@ -21,12 +21,15 @@ final class HostRun {
     private final RedOp op;
     private final Map<Integer, SendPipe> sends;
     private final Map<Integer, RecvPipe> recvs;
+    /** Parts each message goes in, taken by one grouped receive. */
+    private final int group;
     private String error;
     private boolean done;
     private long doneAt = -1;
 
     HostRun(int rank, List<List<Step>> streams, MemorySegment input, MemorySegment output, DataType type, RedOp op,
-            Map<Integer, SendPipe> sends, Map<Integer, RecvPipe> recvs) {
+            Map<Integer, SendPipe> sends, Map<Integer, RecvPipe> recvs, int group) {
+        this.group = group;
         this.rank = rank;
         this.streams = streams;
         this.next = new int[streams.size()];
@@ -39,7 +42,7 @@ final class HostRun {
         for (List<Step> s : streams) {
             for (Step st : s) {
                 if (st.recvFrom() >= 0) {
-                    pipe(recvs, st.recvFrom(), "receive from").expect(st.bytes());
+                    pipe(recvs, st.recvFrom(), "receive from").expect(st.bytes(), group);
                 }
                 if (st.sendTo() >= 0) {
                     pipe(sends, st.sendTo(), "send to");
@@ -149,7 +152,7 @@ final class HostRun {
         }
         MemorySegment local = st.local() == null ? null : buffer(st.local()).asSlice(st.localOff(), st.bytes());
         MemorySegment dst = st.dst() == null ? null : buffer(st.dst()).asSlice(st.dstOff(), st.bytes());
-        MemorySegment slot = to == null ? null : to.fill(st.bytes());
+        MemorySegment slot = to == null ? null : to.fill(st.bytes(), group);
         MemorySegment result;
         if (st.reduce()) {
             result = dst != null ? dst : slot;

@@ -12,7 +12,8 @@ import java.util.ArrayDeque;
 /**
  * The receive half of NCCL's net proxy for one connection: {@code depth} registered slots, an {@code irecv} posted
  * into each free one (tag: the sending host's rank) as far ahead as the collective expects messages, tested in
- * order; the host's steps take the arrived messages in order and free their slots.
+ * order; the host's steps take the arrived messages in order and free their slots. A message sent in parts is taken
+ * by one grouped receive of that many buffers, consecutive in the slot, so the message lands whole.
  */
 final class RecvPipe {
     private final CclNet net;
@@ -24,8 +25,10 @@ final class RecvPipe {
     private final int tag;
     private final Request[] requests;
     private final long[] got;
-    private final long[] size = new long[1];
-    private final ArrayDeque<Long> expected = new ArrayDeque<>();
+    private final int[] groups;
+    private final long[] size = new long[CclNet.MAX_RECVS];
+    /** Messages still to post: {bytes, parts}. */
+    private final ArrayDeque<long[]> expected = new ArrayDeque<>();
     private long posted;
     private long arrived;
     private long consumed;
@@ -40,15 +43,16 @@ final class RecvPipe {
         this.tag = tag;
         this.requests = new Request[depth];
         this.got = new long[depth];
+        this.groups = new int[depth];
     }
 
     RecvComm comm() {
         return comm;
     }
 
-    /** One more message of {@code bytes} is coming in this collective. */
-    void expect(long bytes) {
-        expected.add(bytes);
+    /** One more message of {@code bytes}, sent in {@code group} parts, is coming in this collective. */
+    void expect(long bytes, int group) {
+        expected.add(new long[] {bytes, group});
     }
 
     /** Posts receives into free slots and tests those in flight, oldest first; true when anything moved. */
@@ -56,12 +60,25 @@ final class RecvPipe {
         boolean moved = false;
         while (!expected.isEmpty() && posted - consumed < depth) {
             int i = (int) (posted % depth);
-            MemorySegment[] buffers = {slots.asSlice(i * slotBytes, slotBytes)};
-            Request r = net.irecv(comm, buffers, new int[] {tag}, new MemoryHandle[] {memory});
+            long[] next = expected.peek();
+            int group = (int) next[1];
+            MemorySegment slot = slots.asSlice(i * slotBytes, slotBytes);
+            MemorySegment[] buffers = new MemorySegment[group];
+            int[] tags = new int[group];
+            MemoryHandle[] handles = new MemoryHandle[group];
+            for (int g = 0; g < group; g++) {
+                long from = SendPipe.partOffset(next[0], group, g);
+                long to = g == group - 1 ? slotBytes : SendPipe.partOffset(next[0], group, g + 1);
+                buffers[g] = slot.asSlice(from, to - from);
+                tags[g] = SendPipe.tag(tag, g);
+                handles[g] = memory;
+            }
+            Request r = net.irecv(comm, buffers, tags, handles);
             if (r == null) {
                 break;
             }
             requests[i] = r;
+            groups[i] = group;
             expected.poll();
             posted++;
             moved = true;
@@ -72,7 +89,11 @@ final class RecvPipe {
                 break;
             }
             requests[i] = null;
-            got[i] = size[0];
+            long sum = 0;
+            for (int g = 0; g < groups[i]; g++) {
+                sum += size[g];
+            }
+            got[i] = sum;
             arrived++;
             moved = true;
         }
@@ -96,11 +117,5 @@ final class RecvPipe {
     /** Nothing is expected, posted or waiting to be taken. */
     boolean idle() {
         return expected.isEmpty() && consumed == posted;
-    }
-
-    void reset() {
-        expected.clear();
-        posted = arrived = consumed = 0;
-        java.util.Arrays.fill(requests, null);
     }
 }
