@@ -1,18 +1,9 @@
 package io.xdlink.cluster;
 
-import io.xdlink.ccl.CclContext;
 import io.xdlink.ccl.CclException;
 import io.xdlink.ccl.CclLog;
 import io.xdlink.ccl.CclNet;
 import io.xdlink.ccl.CclNets;
-import io.xdlink.ccl.DeviceModel;
-import io.xdlink.ccl.DeviceProperties;
-import io.xdlink.ccl.ListenComm;
-import io.xdlink.ccl.MemoryHandle;
-import io.xdlink.ccl.RecvComm;
-import io.xdlink.ccl.SendComm;
-import io.xdlink.params.Params;
-import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.verbs.Device;
@@ -27,12 +18,10 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.function.BooleanSupplier;
+import java.util.UUID;
 
 /**
  * N simulated hosts in one process, in virtual time unless asked otherwise ({@link Clockwork}): the fabric the
@@ -49,7 +38,6 @@ import java.util.function.BooleanSupplier;
 public final class SimCluster implements AutoCloseable {
     /** Virtual time the fabric gets to enumerate: several 10 s bonding timeouts (a refused bond waits one out). */
     private static final long SETTLE_NANOS = 120_000_000_000L;
-    private static final long CONNECT_NANOS = 10_000_000_000L;
     /**
      * With no host moving for this long after one saw an error, the rest are aborted, as ncclCommAbort would: past
      * the rails' peer timeout, so every host whose connection ran over the failed cable has heard of it first.
@@ -64,13 +52,9 @@ public final class SimCluster implements AutoCloseable {
     private final List<SimHost> hosts;
     private final List<Device> devices = new ArrayList<>();
     private final List<CclNet> nets = new ArrayList<>();
-    private final List<CclContext> contexts = new ArrayList<>();
     private final List<Arena> arenas = new ArrayList<>();
-    private final long[] fifoBytes;
     private final long[] bufferBytes;
-    private final List<Map<Integer, SendPipe>> sends = new ArrayList<>();
-    private final List<Map<Integer, RecvPipe>> recvs = new ArrayList<>();
-    private final List<Map<Integer, MemorySegment[]>> fifos = new ArrayList<>();
+    private Wiring wiring;
 
     private SimCluster(ClusterConfig config) {
         this.config = config;
@@ -79,9 +63,7 @@ public final class SimCluster implements AutoCloseable {
         this.hosts = config.topology().hosts(i -> config.hostSpec(i)).build(fabric);
         RailsSettings rails = RailsSettings.from(config.params());
         this.abortNanos = rails.peerTimeoutNanos() + rails.railTimeoutNanos() + 100_000_000L;
-        int n = hosts.size();
-        this.fifoBytes = new long[n];
-        this.bufferBytes = new long[n];
+        this.bufferBytes = new long[hosts.size()];
     }
 
     /** Builds the cluster, lets the links negotiate, opens every rail and connects every neighbour. */
@@ -105,9 +87,6 @@ public final class SimCluster implements AutoCloseable {
                     .seed(config.seed() * 1_000_003L + i));
             devices.add(d);
             arenas.add(Arena.ofShared());
-            sends.add(new LinkedHashMap<>());
-            recvs.add(new LinkedHashMap<>());
-            fifos.add(new HashMap<>());
         }
         for (SimCable c : fabric.cables()) {
             openRails(c);
@@ -117,12 +96,13 @@ public final class SimCluster implements AutoCloseable {
                 System.getLogger("io.xdlink.cluster").log(System.Logger.Level.WARNING, message);
             }
         };
+        List<UUID> domains = new ArrayList<>();
         for (int i = 0; i < hosts.size(); i++) {
-            CclNet net = CclNets.overRails(hosts.get(i).fabric(), devices.get(i), config.params(), quiet);
-            nets.add(net);
-            contexts.add(net.init(1, 0));
+            nets.add(CclNets.overRails(hosts.get(i).fabric(), devices.get(i), config.params(), quiet));
+            domains.add(hosts.get(i).domain());
         }
-        connect();
+        wiring = new Wiring(nets, domains, arenas, config.depth(), config.chunkBytes());
+        wiring.connect(neighbourLists(), clock::runUntil);
     }
 
     private void settle() throws IOException {
@@ -143,6 +123,14 @@ public final class SimCluster implements AutoCloseable {
         }
     }
 
+    private List<List<Integer>> neighbourLists() {
+        List<List<Integer>> all = new ArrayList<>();
+        for (int r = 0; r < hosts.size(); r++) {
+            all.add(neighbours(r));
+        }
+        return all;
+    }
+
     /** The hosts each host has a cable to. */
     public List<Integer> neighbours(int host) {
         TreeSet<Integer> out = new TreeSet<>();
@@ -156,109 +144,10 @@ public final class SimCluster implements AutoCloseable {
         return List.copyOf(out);
     }
 
-    private int deviceOf(int host, int peer) throws CclException {
-        CclNet net = nets.get(host);
-        long guid = DeviceModel.guid(new PeerInfo(hosts.get(peer).domain(), "", List.of()));
-        for (int d = 0; d < net.devices(); d++) {
-            DeviceProperties p = net.properties(d);
-            if (p.guid() == guid) {
-                return d;
-            }
-        }
-        throw CclException.internal("host " + host + " has no device leading to host " + peer);
-    }
-
-    /** Connects every host to each neighbour both ways, as NCCL's transport setup does, and gives each its FIFO. */
-    private void connect() throws CclException {
-        int n = hosts.size();
-        record Pair(int from, int to) {
-        }
-        Map<Pair, ListenComm> listens = new LinkedHashMap<>();
-        Map<Pair, byte[]> handles = new HashMap<>();
-        Map<Pair, Integer> fromDev = new HashMap<>();
-        for (int r = 0; r < n; r++) {
-            for (int p : neighbours(r)) {
-                // r receives from p: r listens on its device towards p, p connects with r's handle.
-                ListenComm l = nets.get(r).listen(contexts.get(r), deviceOf(r, p));
-                Pair pair = new Pair(p, r);
-                listens.put(pair, l);
-                handles.put(pair, l.handle());
-                fromDev.put(pair, deviceOf(p, r));
-            }
-        }
-        Map<Pair, SendComm> sendComms = new HashMap<>();
-        Map<Pair, RecvComm> recvComms = new HashMap<>();
-        CclException[] failed = new CclException[1];
-        boolean up = until(() -> {
-            try {
-                for (Map.Entry<Pair, ListenComm> e : listens.entrySet()) {
-                    Pair pair = e.getKey();
-                    if (!sendComms.containsKey(pair)) {
-                        SendComm s = nets.get(pair.from()).connect(contexts.get(pair.from()), fromDev.get(pair), 0,
-                                handles.get(pair));
-                        if (s != null) {
-                            sendComms.put(pair, s);
-                        }
-                    }
-                    if (!recvComms.containsKey(pair)) {
-                        RecvComm rc = nets.get(pair.to()).accept(e.getValue());
-                        if (rc != null) {
-                            recvComms.put(pair, rc);
-                        }
-                    }
-                }
-            } catch (CclException ex) {
-                failed[0] = ex;
-                return true;
-            }
-            return sendComms.size() == listens.size() && recvComms.size() == listens.size();
-        }, CONNECT_NANOS);
-        for (Map.Entry<Pair, ListenComm> e : listens.entrySet()) {
-            nets.get(e.getKey().to()).closeListen(e.getValue());
-        }
-        if (failed[0] != null) {
-            throw failed[0];
-        }
-        if (!up) {
-            throw CclException.internal("the hosts did not connect within " + CONNECT_NANOS / 1_000_000_000
-                    + " s of virtual time: " + sendComms.size() + " of " + listens.size() + " sends, "
-                    + recvComms.size() + " receives up");
-        }
-        int depth = config.depth();
-        long slot = config.chunkBytes();
-        for (Pair pair : listens.keySet()) {
-            SendComm s = sendComms.get(pair);
-            MemorySegment sf = fifo(pair.from(), pair.to(), 0, depth * slot);
-            MemoryHandle sm = nets.get(pair.from()).registerMemory(s, sf, DeviceProperties.PTR_HOST);
-            sends.get(pair.from()).put(pair.to(), new SendPipe(nets.get(pair.from()), s, sm, sf, slot, depth,
-                    pair.from()));
-            RecvComm rc = recvComms.get(pair);
-            MemorySegment rf = fifo(pair.to(), pair.from(), 1, depth * slot);
-            MemoryHandle rm = nets.get(pair.to()).registerMemory(rc, rf, DeviceProperties.PTR_HOST);
-            recvs.get(pair.to()).put(pair.from(), new RecvPipe(nets.get(pair.to()), rc, rm, rf, slot, depth,
-                    pair.from()));
-        }
-    }
-
-    /** The FIFO memory of host {@code host}'s connection with {@code peer} (0 send, 1 receive), kept across reconnects. */
-    private MemorySegment fifo(int host, int peer, int side, long bytes) {
-        MemorySegment[] both = fifos.get(host).computeIfAbsent(peer, k -> new MemorySegment[2]);
-        if (both[side] == null) {
-            both[side] = arenas.get(host).allocate(bytes, 4096);
-            fifoBytes[host] += bytes;
-        }
-        return both[side];
-    }
-
     /** Host memory for a collective's buffers, counted in {@link #memoryPerHost}. */
     public MemorySegment allocate(int host, long bytes) {
         bufferBytes[host] += bytes;
         return arenas.get(host).allocate(Math.max(bytes, 1), 4096);
-    }
-
-    /** Steps everything until {@code done} holds, or {@code maxNanos} of virtual time pass; whether it holds. */
-    private boolean until(BooleanSupplier done, long maxNanos) {
-        return clock.runUntil(done, maxNanos);
     }
 
     public int hostCount() {
@@ -293,7 +182,7 @@ public final class SimCluster implements AutoCloseable {
     }
 
     public Memory memoryPerHost(int host) {
-        return new Memory(fifoBytes[host], bufferBytes[host]);
+        return new Memory(wiring == null ? 0 : wiring.fifoBytes(host), bufferBytes[host]);
     }
 
     /** A fault to apply {@code atNanos} into a run. */
@@ -369,11 +258,11 @@ public final class SimCluster implements AutoCloseable {
     }
 
     Map<Integer, SendPipe> sendPipes(int host) {
-        return sends.get(host);
+        return wiring.sends(host);
     }
 
     Map<Integer, RecvPipe> recvPipes(int host) {
-        return recvs.get(host);
+        return wiring.recvs(host);
     }
 
     /**
@@ -398,40 +287,9 @@ public final class SimCluster implements AutoCloseable {
 
     /** Closes every connection and makes new ones, as an application recreates its communicator after an error. */
     public void reconnect() throws CclException {
-        for (int r = 0; r < hosts.size(); r++) {
-            for (SendPipe p : sends.get(r).values()) {
-                closeQuietly(() -> nets.get(hostOf(p)).closeSend(p.comm()));
-            }
-            for (RecvPipe p : recvs.get(r).values()) {
-                int host = r;
-                closeQuietly(() -> nets.get(host).closeRecv(p.comm()));
-            }
-            sends.get(r).clear();
-            recvs.get(r).clear();
-        }
+        wiring.closeAll();
         clock.runUntil(() -> false, 1_000_000);
-        connect();
-    }
-
-    private int hostOf(SendPipe p) {
-        for (int r = 0; r < sends.size(); r++) {
-            if (sends.get(r).containsValue(p)) {
-                return r;
-            }
-        }
-        throw new IllegalStateException("a pipe of no host");
-    }
-
-    private interface Closing {
-        void close() throws CclException;
-    }
-
-    private static void closeQuietly(Closing c) {
-        try {
-            c.close();
-        } catch (CclException | RuntimeException e) {
-            // A failed connection may refuse to close cleanly; it is replaced either way.
-        }
+        wiring.connect(neighbourLists(), clock::runUntil);
     }
 
     @Override

@@ -84,7 +84,10 @@ class ClusterCollectivesTest {
                         .isZero();
                 assertThat(check(c, coll, DataType.BFLOAT16, RedOp.MAX, hosts / 2, size)).as("%s bfloat16 max",
                         coll).isZero();
-                assertThat(check(c, coll, DataType.INT32, RedOp.SUM, 0, size)).as("%s int32 sum", coll).isZero();
+                if (hosts <= 8) {
+                    // int32 goes through the same steps; on 32 hosts two types are enough to keep CI quick.
+                    assertThat(check(c, coll, DataType.INT32, RedOp.SUM, 0, size)).as("%s int32 sum", coll).isZero();
+                }
             }
         }
     }
