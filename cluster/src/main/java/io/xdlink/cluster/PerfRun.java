@@ -9,7 +9,8 @@ import java.util.function.Consumer;
  * {@code factor}, after {@code warmup} untimed runs of the largest; for each size, out of place then in place,
  * {@code iters} timed runs
  * one after another (each starts when the last host finished the one before), the first of them on freshly
- * filled inputs and, with {@code check}, checked element by element on every host. Times are virtual.
+ * filled inputs and, with {@code check}, checked element by element on every host (if it fails, the next that
+ * succeeds is). Only runs that succeeded count in the time. Times are virtual.
  *
  * @param pull a cable to pull during the first timed out-of-place run of the largest size, or null
  */
@@ -110,33 +111,38 @@ public record PerfRun(Collective collective, DataType type, RedOp op, int root, 
         }
         long total = 0;
         int timed = 0;
+        int failed = 0;
         long wrong = -1;
+        // The first run is checked; when it fails (a pulled cable), the next one that succeeds is.
+        boolean checkPending = check;
         String error = null;
         for (int i = 0; i < iters; i++) {
-            if (i == 0) {
+            if (i == 0 || checkPending) {
                 run.fill(size, inPlace);
             }
             List<SimCluster.Fault> faults = List.of();
             if (i == 0 && pullNow != null) {
-                faults = List.of(new SimCluster.Fault(pullNow.atNanos(), () -> cluster.cable(pullNow.cable()).unplug()));
+                faults = List.of(new SimCluster.Fault(pullNow.atNanos(),
+                        () -> cluster.cable(pullNow.cable()).unplug()));
             }
             SimCluster.Outcome o = run.run(size, inPlace, faults);
-            boolean[] done = new boolean[n];
-            for (SimCluster.HostOutcome h : o.hosts()) {
-                done[h.host()] = h.done();
-            }
-            if (i == 0 && check) {
-                wrong = run.wrong(size, inPlace, done);
-            }
             if (i == 0 && pullNow != null) {
                 pulls.add(recover(cluster, run, size, pullNow, o));
             }
             if (!o.ok()) {
-                error = o.failed().size() + " of " + n + " hosts failed";
+                failed++;
+                error = failed + " of " + iters + " timed runs failed (" + o.failed().size() + " of " + n
+                        + " hosts)";
                 if (pullNow == null) {
                     cluster.reconnect();
                 }
                 continue;
+            }
+            if (checkPending) {
+                boolean[] all = new boolean[n];
+                java.util.Arrays.fill(all, true);
+                wrong = run.wrong(size, inPlace, all);
+                checkPending = false;
             }
             total += o.nanos();
             timed++;

@@ -67,9 +67,16 @@ final class NcclTable {
     }
 
     void row(PerfRun.Row r) {
-        out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d%s%s%n", r.size(), r.count(), run.type().label(),
+        StringBuilder notes = new StringBuilder();
+        if (r.outOfPlace().error() != null) {
+            notes.append("  # out-of-place: ").append(r.outOfPlace().error());
+        }
+        if (r.inPlace().error() != null) {
+            notes.append("  # in-place: ").append(r.inPlace().error());
+        }
+        out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d%s%s%s%n", r.size(), r.count(), run.type().label(),
                 collective.reduces() ? run.op().label() : "none", collective.rooted() ? run.root() : -1,
-                measure(r.outOfPlace()), measure(r.inPlace()));
+                measure(r.outOfPlace()), measure(r.inPlace()), notes);
         out.flush();
     }
 
@@ -77,8 +84,7 @@ final class NcclTable {
         String time = m.timeUs() >= 10_000 ? String.format(Locale.ROOT, "%7.0f", m.timeUs())
                 : String.format(Locale.ROOT, "%7.2f", m.timeUs());
         String wrong = !run.check() || m.wrong() < 0 ? "   N/A" : String.format(Locale.ROOT, "%6d", m.wrong());
-        String row = String.format(Locale.ROOT, "  %s  %6.2f  %6.2f  %s", time, m.algbw(), m.busbw(), wrong);
-        return m.error() == null ? row : row + "  (" + m.error() + ")";
+        return String.format(Locale.ROOT, "  %s  %6.2f  %6.2f  %s", time, m.algbw(), m.busbw(), wrong);
     }
 
     void footer(PerfRun.Result result, SimCluster.Memory memory, int hosts, double wallSeconds) {
