@@ -28,8 +28,7 @@ import java.util.concurrent.Callable;
 
 /**
  * One nccl-tests program on a simulated cluster: nccl-tests' options ({@code -b -e -f -n -w -c -d -o -r}) and
- * xdlink's ({@code --hosts --topology --link -P --json --plot --compare}). The defaults are nccl-tests' own, except
- * {@code -n}: in virtual time every timed run of a size takes the same time, so 5 runs say what 20 would.
+ * xdlink's ({@code --hosts --topology --link -P --json --plot --compare --clock}), with nccl-tests' defaults.
  */
 abstract class PerfCommand implements Callable<Integer> {
     static final long PULL_PEER_TIMEOUT_MS = 200;
@@ -48,9 +47,10 @@ abstract class PerfCommand implements Callable<Integer> {
     @Option(names = {"-f", "--stepfactor"}, paramLabel = "FACTOR", description = "Multiply the size by this (default: 2).")
     double factor = 2;
 
-    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Timed runs per size (default: 5, not nccl-tests' 20: in virtual time every timed run of a size "
-                    + "takes the same time).")
-    int iters = 5;
+    @Option(names = {"-n", "--iters"}, paramLabel = "N",
+            description = "Timed runs per size (default: 20). In virtual time every timed run of a size takes the "
+                    + "same time, so -n 1 says as much, sooner.")
+    int iters = 20;
 
     @Option(names = {"-w", "--warmup_iters"}, paramLabel = "N", description = "Untimed runs first (default: 1).")
     int warmup = 1;
