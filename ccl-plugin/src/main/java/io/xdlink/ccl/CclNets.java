@@ -54,6 +54,37 @@ public final class CclNets {
         return Devices.open(fabric, log, rails);
     }
 
+    /**
+     * The network of one host over a rails device its caller opened and drives: one plugin device per peer of
+     * {@code fabric}, every one listening and connecting through {@code rails}. For many hosts in one process, each
+     * with its own device stepped in virtual time (a simulated cluster): nothing here starts a thread or opens a
+     * rail, and closing the network leaves the rails device and the fabric to the caller.
+     *
+     * @param rails a rails device whose id is {@code fabric}'s local domain, so the handles it gives name this host
+     */
+    public static CclNet overRails(Fabric fabric, io.xdlink.rails.verbs.Device rails, Params params, CclLog log)
+            throws CclException {
+        if (!rails.id().equals(fabric.localDomain())) {
+            throw CclException.internal("rails device " + rails.id() + " is not the device of host "
+                    + fabric.localDomain());
+        }
+        RailsDevice.End end = RailsDevice.End.of(rails);
+        boolean drain = params.get(CclParams.DRAIN_ON_PROGRESS);
+        Devices.Source source = new Devices.Source() {
+            @Override
+            public io.xdlink.ccl.engine.Device open(int dev, io.xdlink.rails.PeerInfo peer,
+                                                    java.util.Optional<Fabric> far) {
+                return new RailsDevice(end, end, peer.domain(), "device " + dev + " (" + peer.name() + ")", drain);
+            }
+
+            @Override
+            public void close() {
+                // The caller owns the rails device and the fabric.
+            }
+        };
+        return Devices.open(fabric, log, source);
+    }
+
     /** How many sizes {@link CclNet#test} reports for a request xdlink made. */
     public static int sizeCount(Request request) {
         return request instanceof EngineRequest r ? r.sizeCount() : 1;

@@ -1,6 +1,7 @@
 package io.xdlink.cli;
 
 import io.xdlink.cli.bench.BenchCommand;
+import io.xdlink.cli.cluster.ClusterCommand;
 import io.xdlink.cli.doctor.DoctorCommand;
 import io.xdlink.cli.host.TopologyCommand;
 import io.xdlink.cli.params.ParamsCommand;
@@ -13,8 +14,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "USB4/Thunderbolt host-to-host RDMA bridge.",
-        subcommands = {HelpCommand.class, BenchCommand.class, TopologyCommand.class, DoctorCommand.class,
-                ParamsCommand.class, XdomainCommand.class})
+        subcommands = {HelpCommand.class, BenchCommand.class, ClusterCommand.class, TopologyCommand.class,
+                DoctorCommand.class, ParamsCommand.class, XdomainCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {
 
     @CommandLine.Spec

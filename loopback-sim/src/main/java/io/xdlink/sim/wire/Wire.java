@@ -8,7 +8,11 @@ import io.xdlink.sim.SimClock;
  * is plugged in, from what that plug-in negotiated.
  */
 public final class Wire {
-    /** Idle time a wire may save up: a few frames, enough to absorb scheduling jitter in real time. */
+    /**
+     * Idle time a wire may save up in real time: a few frames, enough to absorb scheduling jitter. In virtual time
+     * nothing is ever descheduled, so a wire saves up nothing: an idle wire would otherwise carry its next 64 KiB in
+     * no time, and a small message would cross faster than the cable allows.
+     */
     static final int BURST_BYTES = 16 * 4096;
 
     private final String name;
@@ -31,7 +35,8 @@ public final class Wire {
         this.clock = clock;
         this.rateMbps = rateMbps;
         this.latencyNanos = latencyNanos;
-        this.bucket = clock.paced() ? new TokenBucket(rateMbps, BURST_BYTES, clock.now()) : null;
+        this.bucket = clock.paced() ? new TokenBucket(rateMbps,
+                clock.isVirtual() ? 0 : BURST_BYTES, clock.now()) : null;
     }
 
     public String name() {
