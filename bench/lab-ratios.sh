@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# xdlink beside a plain TCP socket in the two-host lab, as a user runs it: `./xdlink bench` as server in one network
+# namespace and client in the other, over veth "cables" (unshaped by default, so the processors are the limit, as on
+# a 20-40 Gb/s USB4 link), each size once cold (--no-perform_warm_up: the first table a user sees) and once warm,
+# every run with --baseline raw so both figures come from the same two processes. Prints a markdown table of
+# xdlink's and the socket's figures and their ratio, and the load average before and after. Needs root.
+#
+#   bench/lab-ratios.sh [--cables N] [--rate MBIT|none] [--bw "4K 64K 1M 8M"] [--lat "2 4K 64K"] [--iters N]
+#                       [--tag T] [-- extra bench options...]
+#
+# The lab comes from shared/lab/two-hosts.sh beside the repository; it is taken down at the end.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+lab="$here/../shared/lab/two-hosts.sh"
+cables=1 rate=none bw="4K 64K 1M 8M" lat="2 4K 64K" iters="" tag=xr extra=()
+while [ $# -gt 0 ]; do case $1 in
+  --cables) cables=$2; shift 2;; --rate) rate=$2; shift 2;; --bw) bw=$2; shift 2;; --lat) lat=$2; shift 2;;
+  --iters) iters=$2; shift 2;; --tag) tag=$2; shift 2;; --) shift; extra=("$@"); break;;
+  *) echo "lab-ratios.sh: unknown option $1" >&2; exit 2;; esac; done
+[ "$(id -u)" = 0 ] || { echo "lab-ratios.sh: needs root (network namespaces)" >&2; exit 1; }
+[ -x "$lab" ] || { echo "lab-ratios.sh: $lab not found" >&2; exit 1; }
+"$lab" up --tag "$tag" --cables "$cables" --rate "$rate" >/dev/null
+trap '"$lab" down --tag "$tag"' EXIT
+root=/tmp/two-hosts-$tag
+out=$(mktemp -d)
+
+# run TEST SIZE WARM: prints "xdlink raw" figures (bandwidth average in Gb/s, or latency t_typical and 99% in us)
+run() {
+  local test=$1 size=$2 warm=$3 n=()
+  [ -n "$iters" ] && n=(-n "$iters")
+  local args=(bench "$test" --report_gbits -s "$size" "${n[@]}" --baseline raw "$warm" "${extra[@]}")
+  ip netns exec "$tag-a" "$here/xdlink" "${args[@]}" -P "host_root=$root/a" >"$out/server" 2>&1 &
+  local server=$!
+  for _ in $(seq 200); do grep -q "Waiting for client" "$out/server" 2>/dev/null && break; sleep 0.05; done
+  ip netns exec "$tag-b" "$here/xdlink" "${args[@]}" -P "host_root=$root/b" 10.77.0.1 >"$out/client" 2>&1 || {
+    cat "$out/client" >&2; wait "$server" || true; return 1; }
+  wait "$server"
+  # The first row under a table header is xdlink's, the second the socket's.
+  awk -v lat="$([ "${test#*_}" = lat ] && echo 1)" '
+    /#bytes/ { getline; rows[++n] = $0 }
+    END { split(rows[1], x); split(rows[2], r)
+          if (lat) printf "%s %s %s %s\n", x[5], r[5], x[8], r[8]; else printf "%s %s\n", x[4], r[4] }' "$out/client"
+}
+
+echo "lab: $cables cable(s), rate $rate; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| size | cold xdlink Gb/s | cold raw Gb/s | cold ratio | warm xdlink Gb/s | warm raw Gb/s | warm ratio |"
+echo "|---|---|---|---|---|---|---|"
+for s in $bw; do
+  read -r cx cr < <(run write_bw "$s" --no-perform_warm_up)
+  read -r wx wr < <(run write_bw "$s" --perform_warm_up)
+  awk -v s="$s" -v cx="$cx" -v cr="$cr" -v wx="$wx" -v wr="$wr" \
+    'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f |\n", s, cx, cr, cx / cr, wx, wr, wx / wr }'
+done
+echo
+echo "| size | xdlink t_typical us | raw t_typical us | ratio | xdlink 99% us | raw 99% us | ratio |"
+echo "|---|---|---|---|---|---|---|"
+for s in $lat; do
+  read -r xt rt x99 r99 < <(run write_lat "$s" --perform_warm_up)
+  awk -v s="$s" -v xt="$xt" -v rt="$rt" -v x99="$x99" -v r99="$r99" \
+    'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f |\n", s, xt, rt, xt / rt, x99, r99, x99 / r99 }'
+done
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+rm -rf "$out"
