@@ -69,8 +69,9 @@ public interface RailTransport extends AutoCloseable {
     /**
      * Whether every frame this transport delivers is, bit for bit, the frame that was offered: memory handed from
      * one end to the other with nothing between that could flip a bit (a simulated rail whose fault plan corrupts
-     * nothing). The receiving engine then skips recomputing the frame's CRC; every other check of the frame stays.
-     * False by default: TCP, whose own checksum is weak, and any transport that may damage a frame keep the check.
+     * nothing), or a stream whose own checks the host trusts (a TCP rail; see its {@code deliversIntact}). The
+     * receiving engine then skips recomputing the frame's CRC ({@code frame_crc=full} asks for it all the same);
+     * every other check of the frame stays. False by default: a transport that may damage a frame keeps the check.
      */
     default boolean deliversIntact() {
         return false;

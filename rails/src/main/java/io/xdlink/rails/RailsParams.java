@@ -82,7 +82,8 @@ public final class RailsParams implements ParamProvider {
                     new ParamType.Enum(List.of("auto", "full", "header")))
             .defaultValue("auto")
             .description("CRC-32C coverage of data frames: full, header only, or auto (full on lossy rails, header "
-                    + "only on rails such as TCP that check their own bytes)")
+                    + "only on rails such as TCP that check their own bytes). Receivers check it on rails that may "
+                    + "damage a frame, and on every rail with full")
             .build();
 
     public static final ParamSpec<Long> QP_MAX_SEND_WR = ParamSpec.builder("qp_max_send_wr",

@@ -132,6 +132,18 @@ public final class TcpRailTransport implements RailTransport {
         return byReference;
     }
 
+    /**
+     * True: TCP checksums every segment, and on a real host the USB4 link under thunderbolt-net checks every packet
+     * it carries as well, so the receiver does not recompute each frame's CRC over what the stream handed it (as
+     * software iWARP leaves its own CRC off over TCP by default). It saves the receiver a CRC and the full decode of
+     * each frame of a bulk transfer, whose frames then take the engine's short way in; {@code frame_crc=full}
+     * checks every byte again.
+     */
+    @Override
+    public boolean deliversIntact() {
+        return true;
+    }
+
     @Override
     public boolean offer(int headLength, FrameWriter frameWriter, MemorySegment payload, long payloadOffset,
                          int payloadLength) {
