@@ -195,5 +195,19 @@ public interface RailTransport extends AutoCloseable {
                     whole);
             onFrame(whole.asSlice(0, length));
         }
+
+        /**
+         * Where the payloads of a run of data frames belong, for a transport that reads payloads from a stream and can
+         * read them straight there instead of into a buffer of its own: the run is {@code frames} heads of
+         * {@code headLength} bytes at {@code headOffset} of {@code heads}, whose payloads follow each other,
+         * {@code payloadLength} bytes in all. Returns memory of exactly that length, or null (the default) when the
+         * receiver would not take these frames as they come (then the transport reads the payloads as usual). The
+         * frames are handed over afterwards as usual, each with its part of that memory as its payload, and checked
+         * again then. Only the thread that polls calls it, during {@link RailTransport#poll}.
+         */
+        default MemorySegment placement(MemorySegment heads, long headOffset, int headLength, int frames,
+                                        int payloadLength) {
+            return null;
+        }
     }
 }

@@ -73,7 +73,8 @@ public final class RailConnector {
                 throw new IOException(name + ": answered by host " + reply.from() + ", expected " + hello.to());
             }
             key.cancel(); // closing the selector releases the socket, so the engine owns a plain non-blocking one
-            return new TcpRailTransport(ch, info, reader, writer, watcher, settings.payloadByReference());
+            return new TcpRailTransport(ch, info, reader, writer, watcher, settings.payloadByReference(),
+                    settings.readIntoPlace());
         } catch (IOException | RuntimeException e) {
             IoLoop.closeQuietly(ch);
             throw e;

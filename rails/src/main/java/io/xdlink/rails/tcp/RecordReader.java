@@ -56,6 +56,7 @@ final class RecordReader {
     private int runFrames;
     private int runHead;
     private int runPayload;
+    private long partialAt = -1;
 
     /**
      * @param name     the stream in error messages ({@code rail thunderbolt0/0})
@@ -131,6 +132,7 @@ final class RecordReader {
      * @throws StreamFormatException when the length is out of range, or the stream ended inside a record
      */
     long nextRecord() throws StreamFormatException {
+        partialAt = -1;
         int available = end - start;
         if (available < PREFIX_BYTES) {
             if (endOfStream && available > 0) {
@@ -190,6 +192,14 @@ final class RecordReader {
                 throw new StreamFormatException(name + ": the stream ended inside a run record of "
                         + (RUN_HEADER_BYTES + length) + " bytes (" + available + " arrived)");
             }
+            if (available >= RUN_HEADER_BYTES + head * frames) {
+                // Its heads are here, its payload not all: a consumer may take the payload elsewhere (takeHeads).
+                run = true;
+                runFrames = frames;
+                runHead = head;
+                runPayload = (int) payload;
+                partialAt = start + RUN_HEADER_BYTES;
+            }
             return -1;
         }
         long at = start + RUN_HEADER_BYTES;
@@ -200,6 +210,27 @@ final class RecordReader {
         recordLength = length;
         start += RUN_HEADER_BYTES + length;
         return at;
+    }
+
+    /**
+     * Where the heads of the run record {@link #nextRecord} stopped at are, when it stopped because only part of that
+     * run's payload has arrived (its fields then read as {@link #runFrames} etc.); -1 otherwise.
+     */
+    long partialRun() {
+        return partialAt;
+    }
+
+    /**
+     * Takes the run {@link #partialRun} found, heads and all, leaving its payload to the caller: the payload bytes
+     * already here start at the returned offset and run to the end of what was read ({@link #buffered} before the
+     * call, less the header and heads); the rest is still in the channel. The heads stay where they are until the
+     * next {@link #fill}.
+     */
+    long takeHeads() {
+        long payloadAt = partialAt + (long) runHead * runFrames;
+        partialAt = -1;
+        start = end;
+        return payloadAt;
     }
 
     /** Whether the record {@link #nextRecord} took last is a run: its heads at the offset, then its payload. */

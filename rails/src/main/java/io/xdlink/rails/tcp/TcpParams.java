@@ -95,6 +95,12 @@ public final class TcpParams implements ParamProvider {
             .description("data frames' payloads go to the socket straight from the registered memory they are sent from (one gathering write per batch); off: copied into the rail's batch buffer first")
             .build();
 
+    public static final ParamSpec<Boolean> READ_INTO_PLACE = ParamSpec.builder("tcp_read_into_place",
+                    new ParamType.Bool())
+            .defaultValue(true)
+            .description("the payloads of a WRITE's frames that continue a transfer are read from the socket straight into the registered memory they belong in; off: read into the rail's buffer and copied from there")
+            .build();
+
     public static final ParamSpec<String> HOST_ROOT = ParamSpec.builder("host_root", new ParamType.Str(4096))
             .defaultValue("/")
             .description("file-system root the real host's fabric reads sys/bus/thunderbolt under (a test points it at a fake tree)")
@@ -102,7 +108,8 @@ public final class TcpParams implements ParamProvider {
 
     private static final List<ParamSpec<?>> SPECS = List.of(CONTROL_PORT, RAIL_PORT, PEER_ADDRESSES, RAIL_INTERFACES,
             CONNECT_TIMEOUT, KEEPALIVE_INTERVAL, KEEPALIVE_TIMEOUT, RECONNECT_INTERVAL, SOCKET_SEND_BUFFER,
-            SOCKET_RECEIVE_BUFFER, RAIL_BUFFER, PAYLOAD_BY_REFERENCE, HOST_ROOT);
+            SOCKET_RECEIVE_BUFFER, RAIL_BUFFER, PAYLOAD_BY_REFERENCE,
+            READ_INTO_PLACE, HOST_ROOT);
 
     @Override
     public String module() {

@@ -21,6 +21,12 @@ import java.nio.channels.SocketChannel;
  * {@link #offer(int, FrameWriter)} lets the engine build a frame straight into the batch buffer. Nothing here blocks:
  * a full socket makes {@code offer} return false once the batch buffer is full too.
  *
+ * <p>A TCP stream has no 4 KiB slots, so a bulk transfer's bytes take no detour through them: data frames go as run
+ * records ({@link #offerRun}), their heads in the batch and their payloads written from the sender's registered
+ * memory in the same gathering {@code write}; on the receiving side a run that continues a WRITE the engine is
+ * placing is read from the socket straight into the registered memory it belongs in
+ * ({@link FrameReceiver#placement}), so neither side copies its payload but the kernel, as with a plain socket.
+ *
  * <p>An engine that parks when idle learns of arriving frames through {@link #onArrival}: the host's (or the
  * loopback pair's) {@link IoLoop} watches the socket and calls the engine's wake ({@link ArrivalWatch}).
  *
@@ -40,18 +46,31 @@ public final class TcpRailTransport implements RailTransport {
     private final ArrivalWatch arrivals;
     /** Whether data frames' payloads go to the socket from their registered memory ({@code tcp_payload_by_reference}). */
     private final boolean byReference;
+    private final boolean readIntoPlace;
     /** The run record being handed over: frames left, where the next head and the next payload are. */
     private int runLeft;
     private long runHeadAt;
     private int runHeadLength;
     private long runPayloadAt;
+    /** Where the run's payloads are: the receive buffer, or the memory they were read straight into. */
+    private MemorySegment runPayload;
+    /** A run whose payload is being read straight into its place: the memory, bytes there so far, its heads. */
+    private MemorySegment direct;
+    private java.nio.ByteBuffer directBuffer;
+    private long directDone;
+    private long directHeadAt;
+    private int directHead;
+    private int directFrames;
 
     /**
      * @param watcher the loop that watches the socket for {@link #onArrival}, or null to leave arrivals unreported
      */
-    /** @param byReference whether data frames' payloads are written from their registered memory (see above) */
+    /**
+     * @param byReference   whether data frames' payloads are written from their registered memory (see above)
+     * @param readIntoPlace whether payloads may be read straight into the memory they belong in ({@link #poll})
+     */
     TcpRailTransport(SocketChannel channel, RailInfo info, RecordReader reader, RecordWriter writer, IoLoop watcher,
-                     boolean byReference) {
+                     boolean byReference, boolean readIntoPlace) {
         if (info.lossy()) {
             throw new IllegalArgumentException("a TCP rail is not lossy: " + info);
         }
@@ -61,6 +80,7 @@ public final class TcpRailTransport implements RailTransport {
         this.writer = writer;
         this.arrivals = new ArrivalWatch(channel, watcher);
         this.byReference = byReference;
+        this.readIntoPlace = readIntoPlace;
         reader.rename(info.name());
     }
 
@@ -244,14 +264,23 @@ public final class TcpRailTransport implements RailTransport {
                     handed += handRun(receiver, limit - handed);
                     continue;
                 }
+                if (direct != null) {
+                    if (!readDirect()) {
+                        break; // the rest of the payload is not here yet
+                    }
+                    continue;
+                }
                 long at = reader.nextRecord();
                 if (at >= 0) {
                     if (reader.isRun()) {
-                        startRun(at);
+                        startRun(at, reader.segment(), at + (long) reader.runFrames() * reader.runHead());
                         continue;
                     }
                     receiver.onFrame(reader.segment(), at, reader.recordLength());
                     handed++;
+                    continue;
+                }
+                if (readIntoPlace && reader.partialRun() >= 0 && placeDirect(receiver)) {
                     continue;
                 }
                 if (handed > 0 && reader.drained()) {
@@ -289,7 +318,72 @@ public final class TcpRailTransport implements RailTransport {
      * Takes the run record just read: every head's payload length is checked against the run's total before any
      * frame is handed over, so a record whose heads and payload disagree ends the rail and hands nothing.
      */
-    private void startRun(long at) throws StreamFormatException {
+    private void startRun(long at, MemorySegment payload, long payloadAt) throws StreamFormatException {
+        checkRun(at);
+        runHeadAt = at;
+        runHeadLength = reader.runHead();
+        runPayload = payload;
+        runPayloadAt = payloadAt;
+        runLeft = reader.runFrames();
+    }
+
+    /**
+     * A run whose heads are here and whose payload is still arriving: when the receiver knows where the payload goes
+     * (the next part of a WRITE it is placing), the part already read is copied there and the rest is read from the
+     * socket straight into it, so the bulk of a transfer's bytes is never copied by this side at all.
+     *
+     * @return true when the run is now being read directly
+     */
+    private boolean placeDirect(FrameReceiver receiver) throws StreamFormatException {
+        long at = reader.partialRun();
+        checkRun(at);
+        MemorySegment target = receiver.placement(reader.segment(), at, reader.runHead(), reader.runFrames(),
+                reader.runPayload());
+        if (target == null || target.byteSize() != reader.runPayload()) {
+            return false;
+        }
+        int frames = reader.runFrames();
+        int head = reader.runHead();
+        long here = reader.buffered() - RecordReader.RUN_HEADER_BYTES - (long) head * frames;
+        long payloadAt = reader.takeHeads();
+        MemorySegment.copy(reader.segment(), payloadAt, target, 0, here);
+        direct = target;
+        directDone = here;
+        directHeadAt = at;
+        directHead = head;
+        directFrames = frames;
+        return true;
+    }
+
+    /** Reads more of a directly placed payload; true once it is whole and its frames are ready to hand over. */
+    private boolean readDirect() throws IOException {
+        if (directDone < direct.byteSize()) {
+            if (directBuffer == null) {
+                directBuffer = direct.asByteBuffer();
+            }
+            directBuffer.position((int) directDone);
+            int n = channel.read(directBuffer);
+            if (n < 0) {
+                throw new StreamFormatException(info.name() + ": the stream ended inside a run's payload ("
+                        + directDone + " of " + direct.byteSize() + " bytes)");
+            }
+            directDone += n;
+            if (directDone < direct.byteSize()) {
+                return false;
+            }
+        }
+        runHeadAt = directHeadAt;
+        runHeadLength = directHead;
+        runPayload = direct;
+        runPayloadAt = 0;
+        runLeft = directFrames;
+        direct = null;
+        directBuffer = null;
+        return true;
+    }
+
+    /** Checks a run's heads against its record before anything of it is handed over or placed. */
+    private void checkRun(long at) throws StreamFormatException {
         int frames = reader.runFrames();
         int head = reader.runHead();
         long sum = 0;
@@ -306,10 +400,6 @@ public final class TcpRailTransport implements RailTransport {
             throw new StreamFormatException(info.name() + ": a run's heads add up to " + sum
                     + " payload bytes, its record says " + reader.runPayload());
         }
-        runHeadAt = at;
-        runHeadLength = head;
-        runPayloadAt = at + (long) frames * head;
-        runLeft = frames;
     }
 
     /** Hands over up to {@code limit} frames of the current run, each as its head and its payload. */
@@ -323,7 +413,7 @@ public final class TcpRailTransport implements RailTransport {
             runHeadAt += runHeadLength;
             runPayloadAt += length;
             runLeft--;
-            receiver.onFrame(b, head, runHeadLength, b, payload, length);
+            receiver.onFrame(b, head, runHeadLength, runPayload, payload, length);
         }
         return n;
     }

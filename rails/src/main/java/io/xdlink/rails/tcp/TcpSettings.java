@@ -16,10 +16,11 @@ import java.time.Duration;
  * @param keepaliveTimeout    silence after which a peer is dead
  * @param reconnectInterval   pause between attempts to reach a peer again
  * @param payloadByReference  data frames' payloads go to the socket from their registered memory, not a copy
+ * @param readIntoPlace       a WRITE's payloads are read from the socket straight into the registered memory
  */
 public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int railBuffer, Duration connectTimeout,
                           Duration keepaliveInterval, Duration keepaliveTimeout, Duration reconnectInterval,
-                          boolean payloadByReference) {
+                          boolean payloadByReference, boolean readIntoPlace) {
 
     /** Smallest batch buffer: the largest run record a peer may send, which a receiving buffer must hold whole. */
     public static final int MIN_RAIL_BUFFER = TcpRailTransport.RUN_LIMITS.maxRecord();
@@ -28,7 +29,8 @@ public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int rai
     public TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int railBuffer, Duration connectTimeout,
                        Duration keepaliveInterval, Duration keepaliveTimeout, Duration reconnectInterval) {
         this(socketSendBuffer, socketReceiveBuffer, railBuffer, connectTimeout, keepaliveInterval, keepaliveTimeout,
-                reconnectInterval, TcpParams.PAYLOAD_BY_REFERENCE.defaultValue());
+                reconnectInterval, TcpParams.PAYLOAD_BY_REFERENCE.defaultValue(),
+                TcpParams.READ_INTO_PLACE.defaultValue());
     }
 
     public TcpSettings {
@@ -76,18 +78,18 @@ public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int rai
                 Duration.ofMillis(params.get(TcpParams.CONNECT_TIMEOUT)),
                 Duration.ofMillis(interval), Duration.ofMillis(timeout),
                 Duration.ofMillis(params.get(TcpParams.RECONNECT_INTERVAL)),
-                params.get(TcpParams.PAYLOAD_BY_REFERENCE));
+                params.get(TcpParams.PAYLOAD_BY_REFERENCE), params.get(TcpParams.READ_INTO_PLACE));
     }
 
     /** These settings with other keepalive timing (tests that want a dead peer found fast). */
     public TcpSettings withKeepalive(Duration interval, Duration timeout) {
         return new TcpSettings(socketSendBuffer, socketReceiveBuffer, railBuffer, connectTimeout, interval, timeout,
-                reconnectInterval, payloadByReference);
+                reconnectInterval, payloadByReference, readIntoPlace);
     }
 
     /** These settings with another connect timeout (what is left of a deadline). */
     public TcpSettings withConnectTimeout(Duration timeout) {
         return new TcpSettings(socketSendBuffer, socketReceiveBuffer, railBuffer, timeout, keepaliveInterval,
-                keepaliveTimeout, reconnectInterval, payloadByReference);
+                keepaliveTimeout, reconnectInterval, payloadByReference, readIntoPlace);
     }
 }

@@ -326,6 +326,17 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         }
     }
 
+    /** A run of a WRITE's frames that continues this rail's run goes straight to its place in the region. */
+    @Override
+    public MemorySegment placement(MemorySegment heads, long headOffset, int headLength, int frames,
+                                   int payloadLength) {
+        Rail rail = current;
+        if (rail == null || rail.checksCrc) {
+            return null;
+        }
+        return run.placement(rail, heads, headOffset, headLength, frames, payloadLength);
+    }
+
     private void countBad(FrameException e) {
         if (e.field() == FrameField.CRC) {
             corruptFrames++;

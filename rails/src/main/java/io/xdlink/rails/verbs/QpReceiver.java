@@ -231,7 +231,7 @@ final class QpReceiver {
      */
     private int place(Opcode op, int msn, int slot, int psn, MemorySegment payload, long payloadOffset,
                       MemorySegment target, long at, int len, PeerPool pool, long now) {
-        if (len > 0) {
+        if (len > 0 && !alreadyThere(payload, payloadOffset, target, at)) {
             try {
                 MemorySegment.copy(payload, payloadOffset, target, at, len);
             } catch (RuntimeException closed) {
@@ -259,6 +259,24 @@ final class QpReceiver {
         }
         markDirty(pool);
         return placed;
+    }
+
+    /**
+     * Whether a payload is the very memory it is to be placed in: a transport read it straight there
+     * ({@link io.xdlink.rails.RailTransport.FrameReceiver#placement}).
+     */
+    private static boolean alreadyThere(MemorySegment payload, long payloadOffset, MemorySegment target, long at) {
+        return payload.isNative() && target.isNative()
+                && payload.address() + payloadOffset == target.address() + at;
+    }
+
+    /**
+     * The {@code length} bytes at {@code offset} of WRITE {@code msn}'s message in its region, for a message this
+     * side placed a frame of already ({@link #continues}); the caller checked the range lies within the message.
+     */
+    MemorySegment regionSlice(int msn, long offset, int length) {
+        int slot = msn & tableMask;
+        return mRegion[slot].segment().asSlice(mRel[slot] + offset, length);
     }
 
     /**

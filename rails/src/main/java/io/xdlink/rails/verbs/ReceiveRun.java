@@ -19,6 +19,8 @@ import java.nio.ByteOrder;
 final class ReceiveRun {
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final long LOW = 0xFFFF_FFFFL;
+    /** The flags byte within the common header's first word. */
+    private static final long FLAGS = 0xFFL << 40;
 
     private final DeviceEngine engine;
     /** The queue pair the run places into; null when there is no run. */
@@ -87,6 +89,48 @@ final class ReceiveRun {
 
     private static long nextPsnOffset(long psnOffset, int length) {
         return ((psnOffset >>> 32) + 1) << 32 | ((psnOffset + length) & LOW);
+    }
+
+    /**
+     * Where the payloads of {@code frames} heads at {@code o} of {@code heads} go when every one of them is, word for
+     * word, the frame this run expects next, one after the other, and their payloads add up to {@code payloadLength}:
+     * the slice of the run's region they will be placed in (their frames are then taken as {@link #take} takes them,
+     * finding the payload already in its place). Null when any differs, or the run has none to offer. Nothing is
+     * booked here.
+     */
+    MemorySegment placement(Rail rail, MemorySegment heads, long o, int headLength, int frames, int payloadLength) {
+        QpReceiver r = receiver;
+        if (r == null || rail != this.rail || headLength != this.headLength || frames < 1 || o < 0
+                || o > heads.byteSize() - (long) headLength * frames) {
+            return null;
+        }
+        long w0 = first;
+        long wpExpected = psnOffset;
+        long firstOffset = wpExpected & LOW;
+        long bytes = 0;
+        for (int i = 0; i < frames; i++) {
+            long at = o + (long) i * headLength;
+            long wp = heads.get(WORD, at + FrameLayout.OFF_PSN);
+            int length = (int) heads.get(WORD, at + FrameLayout.OFF_CREDIT) & 0xFFFF;
+            // Flags may differ (the last frame asks for an ACK): compare the first word without them.
+            if ((heads.get(WORD, at + FrameLayout.OFF_VERSION) & ~FLAGS) != (w0 & ~FLAGS)
+                    || heads.get(WORD, at + FrameLayout.OFF_QPN) != qpnMsn || wp != wpExpected
+                    || heads.get(WORD, at + FrameLayout.OFF_TOTAL) != totalKey
+                    || heads.get(WORD, at + FrameLayout.OFF_RADDR) != raddr || length < 1) {
+                return null;
+            }
+            bytes += length;
+            w0 = next(w0);
+            wpExpected = nextPsnOffset(wp, length);
+        }
+        int seq = (int) first;
+        int psn = (int) (psnOffset >>> 32);
+        int msn = (int) qpnMsn;
+        if (bytes != payloadLength || firstOffset + bytes > totalKey >>> 32 || rail.state != Rail.State.UP
+                || rail.pool == null || !rail.expectsNext(seq - unbooked) || !r.continues(psn, msn, rail.pool)) {
+            return null;
+        }
+        return r.regionSlice(msn, firstOffset, payloadLength);
     }
 
     /**

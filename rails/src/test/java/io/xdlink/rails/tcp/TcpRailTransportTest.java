@@ -7,6 +7,8 @@ import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -245,6 +247,126 @@ class TcpRailTransportTest {
             at += want.length;
         }
         assertThat(payloads.get(2)).hasSize(4000);
+    }
+
+    /** A receiver that takes runs into {@code place} when it says so, and notes each frame's two parts. */
+    private static final class Placing implements RailTransport.FrameReceiver {
+        final MemorySegment place;
+        final boolean take;
+        final List<long[]> asked = new ArrayList<>();
+        final List<MemorySegment> payloads = new ArrayList<>();
+
+        Placing(MemorySegment place, boolean take) {
+            this.place = place;
+            this.take = take;
+        }
+
+        @Override
+        public void onFrame(MemorySegment frame) {
+            throw new AssertionError("a run's frames come in two parts");
+        }
+
+        @Override
+        public void onFrame(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
+                            long payloadOffset, int payloadLength) {
+            payloads.add(payload.asSlice(payloadOffset, payloadLength));
+        }
+
+        @Override
+        public MemorySegment placement(MemorySegment heads, long headOffset, int headLength, int frames,
+                                       int payloadLength) {
+            asked.add(new long[] {headLength, frames, payloadLength});
+            return take ? place.asSlice(0, payloadLength) : null;
+        }
+    }
+
+    /** Puts a run record of {@code lengths.length} WRITE heads and payload bytes counting from 1 on the stream. */
+    private static byte[] runRecord(int... lengths) {
+        int total = java.util.Arrays.stream(lengths).sum();
+        ByteBuffer b = ByteBuffer.allocate(RecordReader.RUN_HEADER_BYTES + lengths.length * HEAD + total);
+        b.putShort((short) (RecordReader.RUN_FLAG | HEAD)).putShort((short) lengths.length).putInt(total);
+        for (int length : lengths) {
+            byte[] head = new byte[HEAD];
+            head[io.xdlink.rails.frame.FrameLayout.OFF_LENGTH] = (byte) (length >>> 8);
+            head[io.xdlink.rails.frame.FrameLayout.OFF_LENGTH + 1] = (byte) length;
+            b.put(head);
+        }
+        for (int i = 0; i < total; i++) {
+            b.put((byte) (i + 1));
+        }
+        return b.array();
+    }
+
+    @ParameterizedTest(name = "the receiver takes it: {0}")
+    @ValueSource(booleans = {true, false})
+    void aRunWhosePayloadIsStillArrivingIsReadIntoThePlaceTheReceiverGivesOrBufferedAsUsual(boolean take)
+            throws Exception {
+        CompletableFuture<Socket> raw = new CompletableFuture<>();
+        TcpRailTransport rail = railFedBy(raw);
+        Socket s = track(raw.get(30, TimeUnit.SECONDS));
+        byte[] record = runRecord(3000, 4000, 1000);
+        int firstPart = RecordReader.RUN_HEADER_BYTES + 3 * HEAD + 1500;
+        MemorySegment place = java.lang.foreign.Arena.ofAuto().allocate(8000);
+        Placing receiver = new Placing(place, take);
+        s.getOutputStream().write(record, 0, firstPart);
+        s.getOutputStream().flush();
+        Await.until("the heads to arrive", () -> {
+            rail.poll(receiver, 16);
+            return !receiver.asked.isEmpty();
+        });
+        assertThat(receiver.asked.getFirst()).containsExactly(HEAD, 3, 8000);
+        assertThat(receiver.payloads).as("nothing is handed before the payload is whole").isEmpty();
+        s.getOutputStream().write(record, firstPart, record.length - firstPart);
+        s.getOutputStream().flush();
+        Await.until("the run's three frames", () -> {
+            rail.poll(receiver, 1);
+            return receiver.payloads.size() == 3;
+        });
+        byte[] body = java.util.Arrays.copyOfRange(record, record.length - 8000, record.length);
+        assertThat(receiver.payloads).extracting(MemorySegment::byteSize).containsExactly(3000L, 4000L, 1000L);
+        long at = 0;
+        for (MemorySegment p : receiver.payloads) {
+            assertThat(p.toArray(ValueLayout.JAVA_BYTE))
+                    .isEqualTo(java.util.Arrays.copyOfRange(body, (int) at, (int) (at + p.byteSize())));
+            if (take) {
+                assertThat(p.address()).as("the payload is handed where it was read to")
+                        .isEqualTo(place.address() + at);
+            }
+            at += p.byteSize();
+        }
+        if (take) {
+            assertThat(place.toArray(ValueLayout.JAVA_BYTE)).isEqualTo(body);
+        } else {
+            assertThat(place.toArray(ValueLayout.JAVA_BYTE)).as("a refused place is never written").containsOnly(0);
+        }
+    }
+
+    @Test
+    void aStreamThatEndsInsideAPayloadBeingReadIntoPlaceClosesTheRail() throws Exception {
+        CompletableFuture<Socket> raw = new CompletableFuture<>();
+        TcpRailTransport rail = railFedBy(raw);
+        byte[] record = runRecord(2000);
+        Placing receiver = new Placing(java.lang.foreign.Arena.ofAuto().allocate(2000), true);
+        try (Socket s = raw.get(30, TimeUnit.SECONDS)) {
+            s.getOutputStream().write(record, 0, record.length - 500);
+            s.getOutputStream().flush();
+            Await.until("the heads to arrive", () -> {
+                rail.poll(receiver, 16);
+                return !receiver.asked.isEmpty();
+            });
+        }
+        RailClosedException[] thrown = new RailClosedException[1];
+        Await.until("the rail to close", () -> {
+            try {
+                rail.poll(receiver, 16);
+                return false;
+            } catch (RailClosedException e) {
+                thrown[0] = e;
+                return true;
+            }
+        });
+        assertThat(thrown[0]).hasMessage("rail x: the stream ended inside a run's payload (1500 of 2000 bytes)");
+        assertThat(receiver.payloads).isEmpty();
     }
 
     @Test
