@@ -220,21 +220,9 @@ class TcpRailTransportTest {
         assertThat(sent).isEqualTo(3);
         assertThat(pair.a().pendingBytes()).isEqualTo(RecordReader.RUN_HEADER_BYTES + 3 * HEAD + 12088);
         pair.a().flush();
-        List<byte[]> heads = new ArrayList<>();
-        List<byte[]> payloads = new ArrayList<>();
-        RailTransport.FrameReceiver receiver = new RailTransport.FrameReceiver() {
-            @Override
-            public void onFrame(MemorySegment frame) {
-                throw new AssertionError("a run's frames come in two parts");
-            }
-
-            @Override
-            public void onFrame(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
-                                long payloadOffset, int payloadLength) {
-                heads.add(head.asSlice(headOffset, headLength).toArray(ValueLayout.JAVA_BYTE));
-                payloads.add(payload.asSlice(payloadOffset, payloadLength).toArray(ValueLayout.JAVA_BYTE));
-            }
-        };
+        Placing receiver = new Placing(null, false);
+        List<byte[]> heads = receiver.heads;
+        List<byte[]> payloads = receiver.payloads;
         Await.until("3 frames", () -> {
             pair.b().poll(receiver, 1); // one at a time: a run handed over across polls
             return heads.size() == 3;
@@ -249,12 +237,17 @@ class TcpRailTransportTest {
         assertThat(payloads.get(2)).hasSize(4000);
     }
 
-    /** A receiver that takes runs into {@code place} when it says so, and notes each frame's two parts. */
+    /**
+     * A receiver that takes runs into {@code place} when it says so, and keeps each frame's head and payload bytes
+     * and where the payload was handed from.
+     */
     private static final class Placing implements RailTransport.FrameReceiver {
         final MemorySegment place;
         final boolean take;
         final List<long[]> asked = new ArrayList<>();
-        final List<MemorySegment> payloads = new ArrayList<>();
+        final List<byte[]> heads = new ArrayList<>();
+        final List<byte[]> payloads = new ArrayList<>();
+        final List<Long> addresses = new ArrayList<>();
 
         Placing(MemorySegment place, boolean take) {
             this.place = place;
@@ -269,7 +262,9 @@ class TcpRailTransportTest {
         @Override
         public void onFrame(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
                             long payloadOffset, int payloadLength) {
-            payloads.add(payload.asSlice(payloadOffset, payloadLength));
+            heads.add(head.asSlice(headOffset, headLength).toArray(ValueLayout.JAVA_BYTE));
+            payloads.add(payload.asSlice(payloadOffset, payloadLength).toArray(ValueLayout.JAVA_BYTE));
+            addresses.add(payload.address() + payloadOffset);
         }
 
         @Override
@@ -278,6 +273,13 @@ class TcpRailTransportTest {
             asked.add(new long[] {headLength, frames, payloadLength});
             return take ? place.asSlice(0, payloadLength) : null;
         }
+    }
+
+    private static void awaitHeads(TcpRailTransport rail, Placing receiver) {
+        Await.until("the heads to arrive", () -> {
+            rail.poll(receiver, 16);
+            return !receiver.asked.isEmpty();
+        });
     }
 
     /** Puts a run record of {@code lengths.length} WRITE heads and payload bytes counting from 1 on the stream. */
@@ -310,10 +312,7 @@ class TcpRailTransportTest {
         Placing receiver = new Placing(place, take);
         s.getOutputStream().write(record, 0, firstPart);
         s.getOutputStream().flush();
-        Await.until("the heads to arrive", () -> {
-            rail.poll(receiver, 16);
-            return !receiver.asked.isEmpty();
-        });
+        awaitHeads(rail, receiver);
         assertThat(receiver.asked.getFirst()).containsExactly(HEAD, 3, 8000);
         assertThat(receiver.payloads).as("nothing is handed before the payload is whole").isEmpty();
         s.getOutputStream().write(record, firstPart, record.length - firstPart);
@@ -323,16 +322,16 @@ class TcpRailTransportTest {
             return receiver.payloads.size() == 3;
         });
         byte[] body = java.util.Arrays.copyOfRange(record, record.length - 8000, record.length);
-        assertThat(receiver.payloads).extracting(MemorySegment::byteSize).containsExactly(3000L, 4000L, 1000L);
+        assertThat(receiver.payloads).extracting(p -> p.length).containsExactly(3000, 4000, 1000);
         long at = 0;
-        for (MemorySegment p : receiver.payloads) {
-            assertThat(p.toArray(ValueLayout.JAVA_BYTE))
-                    .isEqualTo(java.util.Arrays.copyOfRange(body, (int) at, (int) (at + p.byteSize())));
+        for (int i = 0; i < 3; i++) {
+            byte[] p = receiver.payloads.get(i);
+            assertThat(p).isEqualTo(java.util.Arrays.copyOfRange(body, (int) at, (int) (at + p.length)));
             if (take) {
-                assertThat(p.address()).as("the payload is handed where it was read to")
+                assertThat(receiver.addresses.get(i)).as("the payload is handed where it was read to")
                         .isEqualTo(place.address() + at);
             }
-            at += p.byteSize();
+            at += p.length;
         }
         if (take) {
             assertThat(place.toArray(ValueLayout.JAVA_BYTE)).isEqualTo(body);
@@ -350,10 +349,7 @@ class TcpRailTransportTest {
         try (Socket s = raw.get(30, TimeUnit.SECONDS)) {
             s.getOutputStream().write(record, 0, record.length - 500);
             s.getOutputStream().flush();
-            Await.until("the heads to arrive", () -> {
-                rail.poll(receiver, 16);
-                return !receiver.asked.isEmpty();
-            });
+            awaitHeads(rail, receiver);
         }
         RailClosedException[] thrown = new RailClosedException[1];
         Await.until("the rail to close", () -> {
