@@ -1,5 +1,6 @@
 package io.xdlink.cli.bench;
 
+import io.xdlink.rails.agent.BackoffIdleStrategy;
 import io.xdlink.rails.agent.OwnerRunner;
 import io.xdlink.rails.tcp.TcpIdleStrategy;
 import io.xdlink.rails.verbs.Device;
@@ -11,8 +12,8 @@ import java.util.function.Supplier;
  * ({@link OwnerRunner}): the loop that posts a WRITE also sends its frames, and the loop that waits for a ping also
  * reads it and answers, so a round trip costs each host one wake-up, as a socket ping-pong does, and each side keeps
  * one busy thread, not a poller beside a progress thread. While the bench blocks on its rendezvous with the peer a
- * standby thread keeps the engine going. In one process ({@code --loopback}) both devices keep threads of their own:
- * the simulator wakes a parked engine itself, and one thread cannot wait on two simulated ends at once.
+ * standby thread keeps the engine going. In one process ({@code --loopback}) the same holds for each end's device,
+ * its thread parking when idle until the simulated cable wakes it.
  */
 final class BenchDevice implements AutoCloseable {
     private final Device device;
@@ -25,21 +26,31 @@ final class BenchDevice implements AutoCloseable {
         this.runner = runner;
     }
 
-    /** A device whose engine runs on its own thread. */
-    static BenchDevice threaded(Device device) {
-        return new BenchDevice(device, null);
-    }
-
-    /** A device in invoker mode whose engine the bench's threads run, waiting on its rails' sockets when idle. */
-    static BenchDevice inline(Device device) {
+    /**
+     * A device in invoker mode whose engine the bench's threads run. Over TCP rails ({@code simulated} false) an idle
+     * thread waits on its rails' sockets; over the simulator it parks and the simulated cable wakes it.
+     */
+    static BenchDevice inline(Device device, boolean simulated) {
         if (!device.config().invoker()) {
             throw new IllegalArgumentException("an inline bench device needs a device in invoker mode");
         }
         BenchDevice[] self = new BenchDevice[1];
-        OwnerRunner runner = new OwnerRunner(device.agent(), BenchDevice::idleOnRails, e -> self[0].engineError = e,
+        OwnerRunner runner = new OwnerRunner(device.agent(),
+                simulated ? BenchDevice::idleParked : BenchDevice::idleOnRails, e -> self[0].engineError = e,
                 device.config().clock()::nanoTime);
+        if (simulated) {
+            device.wakeOwnerWith(runner::wake);
+        }
         self[0] = new BenchDevice(device, runner);
         return self[0];
+    }
+
+    /**
+     * Over the simulator: a few spins and a yield, then a park that the simulated cable ends when a frame arrives
+     * (as the rails plugin's threads wait on a 2-core host, where longer spinning took the other end's processor).
+     */
+    private static BackoffIdleStrategy idleParked() {
+        return new BackoffIdleStrategy(10, 1, 1_000, 1_000_000);
     }
 
     /**
@@ -62,22 +73,14 @@ final class BenchDevice implements AutoCloseable {
         return t != null ? t : device.lastRailClosure();
     }
 
-    /** True when the bench's threads run the engine. */
-    boolean inline() {
-        return runner != null;
-    }
-
-    /** How one polling loop waits between its passes: running the engine when inline, spinning politely when not. */
+    /** How one polling loop waits between its passes: it runs the engine, then idles when nothing moved. */
     Pacer pacer() {
-        if (runner == null) {
-            return new BenchEndpoint.Spinner()::idle;
-        }
         return runner::step;
     }
 
     /** Runs a call that blocks (the rendezvous) while a standby thread keeps the engine going. */
     <T> T away(Supplier<T> blocking) {
-        return runner == null ? blocking.get() : runner.away(blocking);
+        return runner.away(blocking);
     }
 
     void away(Runnable blocking) {
@@ -90,9 +93,7 @@ final class BenchDevice implements AutoCloseable {
     /** Stops the standby thread, then closes the device on the calling thread. */
     @Override
     public void close() {
-        if (runner != null) {
-            runner.close();
-        }
+        runner.close();
         device.close();
     }
 

@@ -201,22 +201,4 @@ final class BenchEndpoint implements AutoCloseable {
         bench.close();
         arena.close();
     }
-
-    /**
-     * Waiting on a 2-core box: spin briefly (the answer is usually microseconds away), then yield, so the progress
-     * engines and the peer's thread get the cores they need.
-     */
-    static final class Spinner {
-        private int idle;
-
-        void idle(int work) {
-            if (work > 0) {
-                idle = 0;
-            } else if (++idle < 64) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-            }
-        }
-    }
 }

@@ -23,15 +23,12 @@ abstract class BenchSide {
     }
 
     /**
-     * A device over every (chosen) rail of the fabric, identified by the host's domain. Between two hosts the bench's
-     * own threads run its engine ({@link BenchDevice#inline}); in one process ({@code loopback}) it has a thread.
+     * A device over every (chosen) rail of the fabric, identified by the host's domain, whose engine the bench's own
+     * threads run ({@link BenchDevice#inline}).
      */
     protected BenchDevice openDevice(boolean loopback) {
-        DeviceConfig.Builder config = DeviceConfig.builder().id(fabric.localDomain()).settings(rails);
-        if (loopback) {
-            return BenchDevice.threaded(Device.open(fabric, config.build()));
-        }
-        return BenchDevice.inline(Device.open(fabric, config.invoker().build()));
+        DeviceConfig config = DeviceConfig.builder().id(fabric.localDomain()).settings(rails).invoker().build();
+        return BenchDevice.inline(Device.open(fabric, config), loopback);
     }
 
     /** The completion-queue size that can never overflow for this run. */

@@ -30,6 +30,9 @@ public final class OwnerRunner implements AutoCloseable {
     private final ReentrantLock turn = new ReentrantLock();
     private final Thread standby;
     private volatile boolean away;
+    /** The thread in its idle strategy now, if any, and whether a wake came since it last looked for work. */
+    private volatile Thread idler;
+    private volatile boolean woken;
     private volatile boolean closed;
 
     /**
@@ -80,7 +83,27 @@ public final class OwnerRunner implements AutoCloseable {
             return;
         }
         long deadline = agent.nextDeadlineNanos();
-        idle.idle(0, deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.getAsLong());
+        Thread self = Thread.currentThread();
+        idler = self;
+        if (woken) {
+            woken = false; // work was handed over since the cycle looked: look again at once
+        } else {
+            idle.idle(0, deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.getAsLong());
+        }
+        idler = null;
+    }
+
+    /**
+     * Wakes whichever thread idles on the agent's behalf (owner or standby) if it parks, so work handed over from
+     * another thread, or frames a transport reports, are taken up at once; any thread, cheap when nobody idles.
+     * An idle strategy that waits on sockets instead is woken by its sockets, not by this.
+     */
+    public void wake() {
+        woken = true;
+        Thread t = idler;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
     }
 
     /**

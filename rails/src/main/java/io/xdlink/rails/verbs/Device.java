@@ -94,6 +94,21 @@ public final class Device implements AutoCloseable {
         return engine;
     }
 
+    /**
+     * In invoker mode, who wakes the thread that steps the engine when it parks: called (from any thread) when work
+     * is handed to the engine and when frames arrive on a rail that reports arrivals, for an owner whose idle
+     * strategy parks rather than waits on its rails (a simulated fabric). Set it before the first rail is added.
+     *
+     * @throws IllegalStateException when the device runs a thread of its own, which wakes itself
+     */
+    public void wakeOwnerWith(Runnable wake) {
+        java.util.Objects.requireNonNull(wake, "wake");
+        if (runner != null) {
+            throw new IllegalStateException("device " + id() + " runs its own progress thread");
+        }
+        engine.waker(wake);
+    }
+
     /** Adds a rail; it says HELLO and joins its peer's pool. Any thread. */
     public void addRail(RailTransport transport) {
         Objects.requireNonNull(transport, "transport");

@@ -90,6 +90,28 @@ class OwnerRunnerTest {
     }
 
     @Test
+    void aWakeEndsTheParkOfWhicheverThreadIdles() throws Exception {
+        Probe agent = new Probe();
+        // Parks at once, for up to a minute: only a wake ends it sooner.
+        try (OwnerRunner runner = new OwnerRunner(agent,
+                () -> new BackoffIdleStrategy(0, 0, 60_000_000_000L, 60_000_000_000L), e -> { }, System::nanoTime)) {
+            Thread owner = Thread.ofPlatform().start(() -> runner.step(0));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (owner.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(owner.getState()).as("the owner parked").isEqualTo(Thread.State.TIMED_WAITING);
+            runner.wake();
+            owner.join(TimeUnit.SECONDS.toMillis(30));
+            assertThat(owner.isAlive()).as("the wake ended the park").isFalse();
+            // A wake that comes while nobody idles is not lost: the next idle looks again at once instead.
+            runner.wake();
+            runner.step(0);
+            assertThat(agent.cycles).hasValue(2);
+        }
+    }
+
+    @Test
     void closeStopsTheStandbyEvenWhileItRuns() throws Exception {
         Probe agent = new Probe();
         agent.owner = Thread.currentThread();
