@@ -26,7 +26,8 @@ import java.util.UUID;
 /**
  * Two xdlink devices over one TCP rail on 127.0.0.1, with a connected queue pair and registered memory on each
  * side. Both devices run in invoker mode: the thread that uses a device also runs its progress engine, so a
- * comparison with plain sockets uses the same two threads and no more.
+ * comparison with plain sockets uses the same two threads and no more. For diagnosis only: one process over
+ * 127.0.0.1 is no path a user runs, and the targets are measured through {@code xdlink bench} in the two-host lab.
  */
 final class XdlinkTcpPair implements AutoCloseable {
     final TcpLoopbackPair rail;
