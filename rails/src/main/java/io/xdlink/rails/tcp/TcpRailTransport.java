@@ -47,20 +47,8 @@ public final class TcpRailTransport implements RailTransport {
     /** Whether data frames' payloads go to the socket from their registered memory ({@code tcp_payload_by_reference}). */
     private final boolean byReference;
     private final boolean readIntoPlace;
-    /** The run record being handed over: frames left, where the next head and the next payload are. */
-    private int runLeft;
-    private long runHeadAt;
-    private int runHeadLength;
-    private long runPayloadAt;
-    /** Where the run's payloads are: the receive buffer, or the memory they were read straight into. */
-    private MemorySegment runPayload;
-    /** A run whose payload is being read straight into its place: the memory, bytes there so far, its heads. */
-    private MemorySegment direct;
-    private java.nio.ByteBuffer directBuffer;
-    private long directDone;
-    private long directHeadAt;
-    private int directHead;
-    private int directFrames;
+    /** The run records coming in: the one being handed over, or read straight into its place. */
+    private final RunsIn runs;
 
     /**
      * @param watcher the loop that watches the socket for {@link #onArrival}, or null to leave arrivals unreported
@@ -81,6 +69,7 @@ public final class TcpRailTransport implements RailTransport {
         this.arrivals = new ArrivalWatch(channel, watcher);
         this.byReference = byReference;
         this.readIntoPlace = readIntoPlace;
+        this.runs = new RunsIn(reader, info.name());
         reader.rename(info.name());
     }
 
@@ -260,12 +249,12 @@ public final class TcpRailTransport implements RailTransport {
         try {
             joinWaiter();
             while (handed < limit) {
-                if (runLeft > 0) {
-                    handed += handRun(receiver, limit - handed);
+                if (runs.handing()) {
+                    handed += runs.hand(receiver, limit - handed);
                     continue;
                 }
-                if (direct != null) {
-                    if (!readDirect()) {
+                if (runs.placing()) {
+                    if (!runs.readIntoPlace(channel)) {
                         break; // the rest of the payload is not here yet
                     }
                     continue;
@@ -273,14 +262,14 @@ public final class TcpRailTransport implements RailTransport {
                 long at = reader.nextRecord();
                 if (at >= 0) {
                     if (reader.isRun()) {
-                        startRun(at, reader.segment(), at + (long) reader.runFrames() * reader.runHead());
+                        runs.start(at);
                         continue;
                     }
                     receiver.onFrame(reader.segment(), at, reader.recordLength());
                     handed++;
                     continue;
                 }
-                if (readIntoPlace && reader.partialRun() >= 0 && placeDirect(receiver)) {
+                if (readIntoPlace && reader.partialRun() >= 0 && runs.place(receiver)) {
                     continue;
                 }
                 if (handed > 0 && reader.drained()) {
@@ -310,112 +299,11 @@ public final class TcpRailTransport implements RailTransport {
             throw fail(e.getMessage(), e);
         } catch (IOException e) {
             throw fail(info.name() + ": receiving failed: " + e.getMessage(), e);
+        } catch (IllegalStateException e) {
+            // The memory a payload was being read into was closed under its region: the stream cannot go on.
+            throw fail(info.name() + ": the memory a payload was read into was closed: " + e.getMessage(), e);
         }
         return handed;
-    }
-
-    /**
-     * Takes the run record just read: every head's payload length is checked against the run's total before any
-     * frame is handed over, so a record whose heads and payload disagree ends the rail and hands nothing.
-     */
-    private void startRun(long at, MemorySegment payload, long payloadAt) throws StreamFormatException {
-        checkRun(at);
-        runHeadAt = at;
-        runHeadLength = reader.runHead();
-        runPayload = payload;
-        runPayloadAt = payloadAt;
-        runLeft = reader.runFrames();
-    }
-
-    /**
-     * A run whose heads are here and whose payload is still arriving: when the receiver knows where the payload goes
-     * (the next part of a WRITE it is placing), the part already read is copied there and the rest is read from the
-     * socket straight into it, so the bulk of a transfer's bytes is never copied by this side at all.
-     *
-     * @return true when the run is now being read directly
-     */
-    private boolean placeDirect(FrameReceiver receiver) throws StreamFormatException {
-        long at = reader.partialRun();
-        checkRun(at);
-        MemorySegment target = receiver.placement(reader.segment(), at, reader.runHead(), reader.runFrames(),
-                reader.runPayload());
-        if (target == null || target.byteSize() != reader.runPayload()) {
-            return false;
-        }
-        int frames = reader.runFrames();
-        int head = reader.runHead();
-        long here = reader.buffered() - RecordReader.RUN_HEADER_BYTES - (long) head * frames;
-        long payloadAt = reader.takeHeads();
-        MemorySegment.copy(reader.segment(), payloadAt, target, 0, here);
-        direct = target;
-        directDone = here;
-        directHeadAt = at;
-        directHead = head;
-        directFrames = frames;
-        return true;
-    }
-
-    /** Reads more of a directly placed payload; true once it is whole and its frames are ready to hand over. */
-    private boolean readDirect() throws IOException {
-        if (directDone < direct.byteSize()) {
-            if (directBuffer == null) {
-                directBuffer = direct.asByteBuffer();
-            }
-            directBuffer.position((int) directDone);
-            int n = channel.read(directBuffer);
-            if (n < 0) {
-                throw new StreamFormatException(info.name() + ": the stream ended inside a run's payload ("
-                        + directDone + " of " + direct.byteSize() + " bytes)");
-            }
-            directDone += n;
-            if (directDone < direct.byteSize()) {
-                return false;
-            }
-        }
-        runHeadAt = directHeadAt;
-        runHeadLength = directHead;
-        runPayload = direct;
-        runPayloadAt = 0;
-        runLeft = directFrames;
-        direct = null;
-        directBuffer = null;
-        return true;
-    }
-
-    /** Checks a run's heads against its record before anything of it is handed over or placed. */
-    private void checkRun(long at) throws StreamFormatException {
-        int frames = reader.runFrames();
-        int head = reader.runHead();
-        long sum = 0;
-        for (int i = 0; i < frames; i++) {
-            int length = Short.toUnsignedInt(reader.segment().get(RecordReader.LENGTH,
-                    at + (long) i * head + FrameLayout.OFF_LENGTH));
-            if (length < 1 || length > MAX_FRAME_BYTES - head) {
-                throw new StreamFormatException(info.name() + ": frame " + i + " of a run says " + length
-                        + " payload bytes; 1.." + (MAX_FRAME_BYTES - head));
-            }
-            sum += length;
-        }
-        if (sum != reader.runPayload()) {
-            throw new StreamFormatException(info.name() + ": a run's heads add up to " + sum
-                    + " payload bytes, its record says " + reader.runPayload());
-        }
-    }
-
-    /** Hands over up to {@code limit} frames of the current run, each as its head and its payload. */
-    private int handRun(FrameReceiver receiver, int limit) {
-        MemorySegment b = reader.segment();
-        int n = Math.min(limit, runLeft);
-        for (int i = 0; i < n; i++) {
-            int length = Short.toUnsignedInt(b.get(RecordReader.LENGTH, runHeadAt + FrameLayout.OFF_LENGTH));
-            long head = runHeadAt;
-            long payload = runPayloadAt;
-            runHeadAt += runHeadLength;
-            runPayloadAt += length;
-            runLeft--;
-            receiver.onFrame(b, head, runHeadLength, runPayload, payload, length);
-        }
-        return n;
     }
 
     /**

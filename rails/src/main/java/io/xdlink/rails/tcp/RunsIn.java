@@ -1,0 +1,163 @@
+package io.xdlink.rails.tcp;
+
+import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.RailTransport.FrameReceiver;
+import io.xdlink.rails.frame.FrameLayout;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+
+/**
+ * The receiving half of a TCP rail's run records ({@link TcpRailTransport#offerRun}): it checks a run's heads against
+ * its record, hands its frames over one by one (across polls when a poll's limit ends first), and reads a run whose
+ * payload is still arriving straight into the memory the receiver says it belongs in
+ * ({@link FrameReceiver#placement}), so a bulk transfer's payload is copied by nobody but the kernel. Belongs to the
+ * thread that polls the rail.
+ */
+final class RunsIn {
+    private final RecordReader reader;
+    private final String name;
+    /** The run being handed over: frames left, where the next head and the next payload are. */
+    private int left;
+    private long headAt;
+    private int headLength;
+    /** Where the run's payloads are: the receive buffer, or the memory they were read straight into. */
+    private MemorySegment payload;
+    private long payloadAt;
+    /** A run whose payload is being read straight into its place: the memory, bytes there so far, its heads. */
+    private MemorySegment direct;
+    private ByteBuffer directBuffer;
+    private long directDone;
+    private long directHeadAt;
+    private int directHead;
+    private int directFrames;
+
+    RunsIn(RecordReader reader, String name) {
+        this.reader = reader;
+        this.name = name;
+    }
+
+    /** Whether a run's frames wait to be handed over. */
+    boolean handing() {
+        return left > 0;
+    }
+
+    /** Whether a run's payload is being read into its place. */
+    boolean placing() {
+        return direct != null;
+    }
+
+    /**
+     * Takes the run record the reader just took whole at {@code at}: every head's payload length is checked against
+     * the run's total before any frame is handed over, so a record whose heads and payload disagree ends the rail
+     * and hands nothing.
+     */
+    void start(long at) throws StreamFormatException {
+        check(at);
+        headAt = at;
+        headLength = reader.runHead();
+        payload = reader.segment();
+        payloadAt = at + (long) reader.runFrames() * reader.runHead();
+        left = reader.runFrames();
+    }
+
+    /**
+     * The run the reader stopped at, whose heads are here and whose payload is still arriving: when the receiver
+     * knows where the payload goes (the next part of a WRITE it is placing), the part already read is copied there
+     * and the rest will be read from the socket straight into it ({@link #readIntoPlace}).
+     *
+     * @return true when the run is now being read into its place
+     */
+    boolean place(FrameReceiver receiver) throws StreamFormatException {
+        long at = reader.partialRun();
+        check(at);
+        int frames = reader.runFrames();
+        int head = reader.runHead();
+        int bytes = reader.runPayload();
+        MemorySegment target = receiver.placement(reader.segment(), at, head, frames, bytes);
+        if (target == null || target.byteSize() != bytes) {
+            return false;
+        }
+        long here = reader.buffered() - RecordReader.RUN_HEADER_BYTES - (long) head * frames;
+        long hereAt = reader.takeHeads();
+        MemorySegment.copy(reader.segment(), hereAt, target, 0, here);
+        direct = target;
+        directBuffer = null;
+        directDone = here;
+        directHeadAt = at;
+        directHead = head;
+        directFrames = frames;
+        return true;
+    }
+
+    /**
+     * Reads more of the payload being placed, once; true when it is whole and the run's frames are ready to be
+     * handed over (their heads still in the reader's buffer, which is not read into before then).
+     *
+     * @throws StreamFormatException when the stream ends inside the payload
+     */
+    boolean readIntoPlace(ReadableByteChannel channel) throws IOException {
+        if (directDone < direct.byteSize()) {
+            if (directBuffer == null) {
+                directBuffer = direct.asByteBuffer();
+            }
+            directBuffer.position((int) directDone);
+            int n = channel.read(directBuffer);
+            if (n < 0) {
+                throw new StreamFormatException(name + ": the stream ended inside a run's payload (" + directDone
+                        + " of " + direct.byteSize() + " bytes)");
+            }
+            directDone += n;
+            if (directDone < direct.byteSize()) {
+                return false;
+            }
+        }
+        headAt = directHeadAt;
+        headLength = directHead;
+        payload = direct;
+        payloadAt = 0;
+        left = directFrames;
+        direct = null;
+        directBuffer = null;
+        return true;
+    }
+
+    /** Checks a run's heads against its record before anything of it is handed over or placed. */
+    private void check(long at) throws StreamFormatException {
+        int frames = reader.runFrames();
+        int head = reader.runHead();
+        int most = RailTransport.MAX_FRAME_BYTES - head;
+        long sum = 0;
+        for (int i = 0; i < frames; i++) {
+            int length = Short.toUnsignedInt(reader.segment().get(RecordReader.LENGTH,
+                    at + (long) i * head + FrameLayout.OFF_LENGTH));
+            if (length < 1 || length > most) {
+                throw new StreamFormatException(name + ": frame " + i + " of a run says " + length
+                        + " payload bytes; 1.." + most);
+            }
+            sum += length;
+        }
+        if (sum != reader.runPayload()) {
+            throw new StreamFormatException(name + ": a run's heads add up to " + sum + " payload bytes, its record "
+                    + "says " + reader.runPayload());
+        }
+    }
+
+    /** Hands over up to {@code limit} frames of the current run, each as its head and its payload. */
+    int hand(FrameReceiver receiver, int limit) {
+        MemorySegment heads = reader.segment();
+        int n = Math.min(limit, left);
+        for (int i = 0; i < n; i++) {
+            int length = Short.toUnsignedInt(heads.get(RecordReader.LENGTH, headAt + FrameLayout.OFF_LENGTH));
+            long head = headAt;
+            long at = payloadAt;
+            headAt += headLength;
+            payloadAt += length;
+            left--;
+            receiver.onFrame(heads, head, headLength, payload, at, length);
+        }
+        return n;
+    }
+}
