@@ -35,7 +35,7 @@ final class BenchMain {
             if (s.loopback()) {
                 loopback(s, fabric, rails, out, err);
             } else if (s.isServer()) {
-                server(s, fabric, rails, out);
+                server(s, fabric, rails, out, err);
             } else {
                 BenchClient.Outcome o = new BenchClient(s, fabric, rails, out, err).run(s.server(), s.port());
                 results(s, o.label(), o.rows(), o.raw(), out);
@@ -52,7 +52,8 @@ final class BenchMain {
         }
     }
 
-    private static void server(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out) {
+    private static void server(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out,
+                               PrintWriter err) {
         BenchServer server = new BenchServer(s, fabric, rails, out);
         BenchServer.Prepared prepared = server.prepare();
         out.println("************************************");
@@ -60,7 +61,10 @@ final class BenchMain {
         out.println("************************************");
         out.flush();
         List<BenchResult> rows;
-        try (Rendezvous rv = Rendezvous.listen(null, s.port(), Duration.ZERO, s.timeout(), null)) {
+        try (Rendezvous rv = Rendezvous.listen(null, s.port(), Duration.ZERO, s.timeout(), null, line -> {
+            err.println(line);
+            err.flush();
+        })) {
             rows = server.serve(prepared, rv, null);
         } catch (RuntimeException e) {
             prepared.listener().close();

@@ -75,6 +75,9 @@ final class BenchServer extends BenchSide {
     private List<BenchResult> runOn(Rendezvous rv, BenchEndpoint ep, BenchSettings s, Listener listener,
                                     String bindAddress) {
         ep.accept(listener, s.qps(), s.timeout());
+        java.util.function.Supplier<String> gone = lostPeer("client", ep.qps().getFirst()::peerDevice);
+        rv.watch(gone);
+        ep.watch(gone);
         rv.barrier("connected");
         banner(s, ep, ep.qps().getFirst().peerDevice());
         BenchOutput o = new BenchOutput(out, s);

@@ -161,6 +161,13 @@ public final class HostFabric implements Fabric {
         return t.peers();
     }
 
+    /** Lost while the session's heartbeat said so and no session is up again since. */
+    @Override
+    public Optional<String> peerLost(UUID peer) {
+        PeerSession s = table.existing(peer);
+        return s == null ? Optional.empty() : Optional.ofNullable(s.lost());
+    }
+
     /** The links left out and why, from the last read of sysfs. */
     public List<String> problems() {
         return topology.problems();
