@@ -83,6 +83,7 @@ public final class HostFabric implements Fabric {
     private final Map<InetAddress, TcpListener> controlListeners = new HashMap<>();
     private PropertyDirectory published;
     private boolean explicitDialsAdded;
+    private String addressFileText;
 
     /** A link's local address and the rail listener bound to it. */
     private record LinkListener(HostLink link, LocalAddress address, TcpListener rails) {
@@ -379,6 +380,7 @@ public final class HostFabric implements Fabric {
             return !used;
         });
         links = Map.copyOf(next);
+        writeAddressFile();
         if (discovery != null) {
             discovery.links(next.values().stream().map(l -> new LinkDiscovery.Link(l.link(), l.address())).toList());
         }
@@ -391,6 +393,34 @@ public final class HostFabric implements Fabric {
                 .map(l -> new TcpLinkEndpoint(l.link().id(), l.address().address(), l.rails().address().getPort(),
                         l.address().prefixLength()))
                 .toList());
+    }
+
+    /**
+     * Writes the session listeners' addresses to {@code tcp_address_file}, when set, whenever they change: written
+     * beside it and renamed over it, so a reader never sees half a file.
+     */
+    private void writeAddressFile() {
+        Path file = config.addressFile();
+        if (file == null || controlListeners.isEmpty()) {
+            return;
+        }
+        StringBuilder text = new StringBuilder();
+        controlListeners.values().stream().map(TcpListener::address).map(a -> a.getAddress() instanceof
+                        java.net.Inet6Address ? "[" + a.getAddress().getHostAddress() + "]:" + a.getPort()
+                        : a.getAddress().getHostAddress() + ":" + a.getPort()).sorted()
+                .forEach(l -> text.append(l).append('\n'));
+        if (text.toString().equals(addressFileText)) {
+            return;
+        }
+        try {
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, text);
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            addressFileText = text.toString();
+        } catch (IOException | RuntimeException e) {
+            event("cannot write tcp_address_file " + file + ": " + e.getMessage());
+        }
     }
 
     /** Publishes xdlink's service with these rail listeners; peers are told when it changes. */
