@@ -1,6 +1,7 @@
 package io.xdlink.it;
 
 import io.xdlink.xdomain.sysfs.SysfsFixture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * take the port between choosing and binding it. Every wait is in wall-clock time, sized for two JVMs starting
  * cold on a loaded machine: the harness's own waits ({@code --deadline}) and this test's.
  */
+@Tag("multiprocess")
 class PluginTwoProcessTest {
     private static final UUID A = UUID.fromString("a0000000-0000-4000-8000-00000000000a");
     private static final UUID B = UUID.fromString("b0000000-0000-4000-8000-00000000000b");

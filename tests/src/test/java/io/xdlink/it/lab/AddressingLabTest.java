@@ -1,6 +1,7 @@
 package io.xdlink.it.lab;
 
 import io.xdlink.it.lab.NetnsLab.Addressing;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * same subnet (169.254/16, fe80::/64) as much as where each has its own. No {@code tcp_peer_address} is given:
  * finding the peer is the fabric's job.
  */
+@Tag("multiprocess")
 class AddressingLabTest {
     private static final int CABLES = 2;
 

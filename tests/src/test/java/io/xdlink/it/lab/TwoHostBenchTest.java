@@ -1,6 +1,7 @@
 package io.xdlink.it.lab;
 
 import io.xdlink.cli.bench.BenchReport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * class loading and compilation is not what a 300-iteration row measures.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("multiprocess")
 class TwoHostBenchTest {
     static final int RATE_MBIT = 500;
     private static final int CABLES = 2;
