@@ -2,7 +2,11 @@ package io.xdlink.it.stress;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.ClassSource;
 import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.TagFilter;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
@@ -47,7 +51,7 @@ class StressTest {
             for (int pass = 1; pass <= repeat; pass++) {
                 long t0 = System.nanoTime();
                 SummaryGeneratingListener listener = new SummaryGeneratingListener();
-                launcher.execute(request, listener);
+                launcher.execute(request, listener, new SlowTests());
                 TestExecutionSummary s = listener.getSummary();
                 tests += s.getTestsSucceededCount();
                 System.out.printf("stress pass %d/%d with %d busy loops: %d tests, %d passed, %d failed, %d skipped"
@@ -70,5 +74,26 @@ class StressTest {
         System.out.printf("stress: %d passes, %d test runs passed, %d failures, %.1f min%n", repeat, tests,
                 failures.size(), (System.nanoTime() - started) / 60e9);
         assertThat(failures).as("failures over " + repeat + " passes").isEmpty();
+    }
+
+    /** Prints each test class's time, so a pass that grows says where. */
+    private static final class SlowTests implements TestExecutionListener {
+        private final java.util.Map<String, Long> started = new java.util.HashMap<>();
+
+        @Override
+        public void executionStarted(TestIdentifier id) {
+            if (id.getSource().filter(ClassSource.class::isInstance).isPresent()) {
+                started.put(id.getUniqueId(), System.nanoTime());
+            }
+        }
+
+        @Override
+        public void executionFinished(TestIdentifier id, TestExecutionResult result) {
+            Long t0 = started.remove(id.getUniqueId());
+            if (t0 != null) {
+                System.out.printf("  %-28s %6.1f s %s%n", id.getDisplayName(), (System.nanoTime() - t0) / 1e9,
+                        result.getStatus());
+            }
+        }
     }
 }
