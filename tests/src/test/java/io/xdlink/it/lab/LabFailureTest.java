@@ -18,10 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * What the two lab hosts do when one side fails or is starved, measured as a user meets it: a server whose client
  * stopped or died, a client whose server died, a peer descheduled for two seconds, a host loaded to three times its
- * core count, and stray connections to the bench port. Noticing takes the session keepalive (3 s by default) plus
- * the time to act on it; the bound asserted here, {@value #NOTICE_BOUND_S} s, is loose so a loaded machine passes
- * and still far under the exchange timeout (60 s) or the peer timeout (10 s) that used to decide. Each measured
- * time is printed.
+ * core count, a rail closed underneath a run, and stray connections to the bench port. Noticing takes the session
+ * keepalive (3 s by default) plus the time to act on it; the bound asserted here, {@value #NOTICE_BOUND_S} s, is
+ * loose so a loaded machine passes, and still far under the exchange timeout (60 s) or the peer timeout (10 s)
+ * that used to decide. Each measured time is printed.
  */
 @Tag("multiprocess")
 class LabFailureTest {
@@ -132,7 +132,7 @@ class LabFailureTest {
     @Test
     void aPeerDescheduledForTwoSecondsIsSlowNotDead() throws Exception {
         for (boolean stopServer : new boolean[] {true, false}) {
-            try (Pair p = start(8)) {
+            try (Pair p = start(5)) {
                 Thread.sleep(1000);
                 Process victim = stopServer ? p.server() : p.client();
                 LabBench.signal(victim, "STOP");
@@ -148,9 +148,25 @@ class LabFailureTest {
     }
 
     @Test
+    void aRailClosedUnderneathIsReopenedAndItsQueuePairsGoOn() throws Exception {
+        try (Pair p = start(6)) {
+            Thread.sleep(1000);
+            // Every connection of host b but the sessions (port 18520) and the bench's own (18515): the rail.
+            String filter = "dport != :18520 and sport != :18520 and dport != :18515";
+            String killed = NetnsLab.exec("ip", "netns", "exec", lab.namespaceB(), "ss", "-K", "-tn", "state",
+                    "established", filter);
+            assertThat(killed.lines().count()).as("ss -K closed the rail: " + killed).isGreaterThan(1);
+            boolean done = p.client().waitFor(120, TimeUnit.SECONDS) && p.server().waitFor(30, TimeUnit.SECONDS);
+            assertThat(done).as(p.logs()).isTrue();
+            assertThat(p.client().exitValue()).as(killed + p.logs()).isZero();
+            assertThat(p.server().exitValue()).as(p.logs()).isZero();
+        }
+    }
+
+    @Test
     void aRunUnderLoadAtThreeTimesTheCoreCountCompletes() throws Exception {
         int loops = 3 * Runtime.getRuntime().availableProcessors();
-        try (BusyLoops load = BusyLoops.start(loops, Duration.ofMinutes(5)); Pair p = start(6)) {
+        try (BusyLoops load = BusyLoops.start(loops, Duration.ofMinutes(5)); Pair p = start(4)) {
             boolean done = p.client().waitFor(180, TimeUnit.SECONDS) && p.server().waitFor(30, TimeUnit.SECONDS);
             assertThat(done).as(p.logs()).isTrue();
             assertThat(p.client().exitValue()).as(load.count() + " busy loops; " + p.logs()).isZero();
