@@ -56,12 +56,14 @@ final class BenchMain {
                                PrintWriter err) {
         BenchServer server = new BenchServer(s, fabric, rails, out);
         BenchServer.Prepared prepared = server.prepare();
-        out.println("************************************");
-        out.println("* Waiting for client to connect... *");
-        out.println("************************************");
-        out.flush();
         List<BenchResult> rows;
-        try (Rendezvous rv = Rendezvous.listen(null, s.port(), Duration.ZERO, s.timeout(), null, line -> {
+        // Said once the port is bound, so a client started on seeing it is never refused.
+        try (Rendezvous rv = Rendezvous.listen(null, s.port(), Duration.ZERO, s.timeout(), bound -> {
+            out.println("************************************");
+            out.println("* Waiting for client to connect... *");
+            out.println("************************************");
+            out.flush();
+        }, line -> {
             err.println(line);
             err.flush();
         })) {

@@ -61,6 +61,9 @@ import java.util.concurrent.TimeoutException;
  * the two ends of a cable share a subnet, different cables do not.
  *
  * <p>All sessions, listeners and timers run on one {@link IoLoop}; public methods may be called from any thread.
+ * Longer than most classes because it is where the fabric's interface meets the pieces that each have a class of
+ * their own ({@link SessionTable}, {@link LinkDiscovery}, {@link RailRendezvous}, {@link AddressFile}): what is
+ * left here is the wiring between them.
  */
 public final class HostFabric implements Fabric {
     private static final int EVENTS = 64;
@@ -83,7 +86,7 @@ public final class HostFabric implements Fabric {
     private final Map<InetAddress, TcpListener> controlListeners = new HashMap<>();
     private PropertyDirectory published;
     private boolean explicitDialsAdded;
-    private String addressFileText;
+    private final AddressFile addressFile;
 
     /** A link's local address and the rail listener bound to it. */
     private record LinkListener(HostLink link, LocalAddress address, TcpListener rails) {
@@ -100,6 +103,7 @@ public final class HostFabric implements Fabric {
         this.xdomain = new XdomainHost(loop, local, new ServiceRegistry(HostIdentity.linux(hostName),
                 new SecureRandom().nextInt()));
         this.table = new SessionTable(local, loop, tcp, xdomain, () -> this.topology, this::event);
+        this.addressFile = config.addressFile() == null ? null : new AddressFile(config.addressFile());
         this.discovery = config.peerAddresses().isEmpty() && config.controlPort() != 0
                 ? new LinkDiscovery(local, loop, config.controlPort(), link -> table.session(link.peer()).isUp(),
                 (link, from, session) -> table.dial(session, new InetSocketAddress(from.address(), 0), link,
@@ -395,31 +399,15 @@ public final class HostFabric implements Fabric {
                 .toList());
     }
 
-    /**
-     * Writes the session listeners' addresses to {@code tcp_address_file}, when set, whenever they change: written
-     * beside it and renamed over it, so a reader never sees half a file.
-     */
+    /** Writes the session listeners' addresses to {@code tcp_address_file}, when set. */
     private void writeAddressFile() {
-        Path file = config.addressFile();
-        if (file == null || controlListeners.isEmpty()) {
-            return;
-        }
-        StringBuilder text = new StringBuilder();
-        controlListeners.values().stream().map(TcpListener::address).map(a -> a.getAddress() instanceof
-                        java.net.Inet6Address ? "[" + a.getAddress().getHostAddress() + "]:" + a.getPort()
-                        : a.getAddress().getHostAddress() + ":" + a.getPort()).sorted()
-                .forEach(l -> text.append(l).append('\n'));
-        if (text.toString().equals(addressFileText)) {
+        if (addressFile == null) {
             return;
         }
         try {
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, text);
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            addressFileText = text.toString();
-        } catch (IOException | RuntimeException e) {
-            event("cannot write tcp_address_file " + file + ": " + e.getMessage());
+            addressFile.write(controlListeners.values().stream().map(TcpListener::address).toList());
+        } catch (IOException e) {
+            event(e.getMessage());
         }
     }
 
