@@ -47,12 +47,14 @@ class StressTest {
         List<String> failures = new ArrayList<>();
         long started = System.nanoTime();
         long tests = 0;
+        int passes = 0;
         try (BusyLoops busy = BusyLoops.start(loops, limit)) {
             for (int pass = 1; pass <= repeat; pass++) {
                 long t0 = System.nanoTime();
                 SummaryGeneratingListener listener = new SummaryGeneratingListener();
                 launcher.execute(request, listener, new SlowTests());
                 TestExecutionSummary s = listener.getSummary();
+                passes = pass;
                 tests += s.getTestsSucceededCount();
                 System.out.printf("stress pass %d/%d with %d busy loops: %d tests, %d passed, %d failed, %d skipped"
                                 + " or aborted, %.1f s%n", pass, repeat, busy.count(), s.getTestsFoundCount(),
@@ -71,7 +73,8 @@ class StressTest {
                 }
             }
         }
-        System.out.printf("stress: %d passes, %d test runs passed, %d failures, %.1f min%n", repeat, tests,
+        System.out.printf("stress: %d of %d passes run, %d test runs passed, %d failures, %.1f min%n", passes,
+                repeat, tests,
                 failures.size(), (System.nanoTime() - started) / 60e9);
         assertThat(failures).as("failures over " + repeat + " passes").isEmpty();
     }
