@@ -10,7 +10,8 @@
  *   plugin_harness pingpong --iterations N                          8-byte ping-pong latency through the tables
  *
  * The plugin comes from NCCL_NET_PLUGIN (default libnccl-net.so), as NCCL finds it. Every check prints one line;
- * the last line is "harness: N passed, M failed" and the exit status is 0 only when nothing failed.
+ * the last line is "harness: N passed, M failed" and the exit status is 0 only when nothing failed. Every wait for
+ * the other rank (its handle, connect, accept, a request) ends after --deadline SECONDS of wall-clock time.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -31,7 +32,20 @@
 #include "ccl_net_abi.h"
 
 #define RANKS_REQUESTS CCL_NET_MAX_REQUESTS
-#define MAX_RETRIES 2000000L
+/*
+ * Every wait is bounded in wall-clock time (--deadline SECONDS, 120 by default), never by a count of calls: on a
+ * loaded machine, or while the other rank's JVM is still starting cold, each call takes longer and a count that
+ * sufficed on an idle machine runs out first.
+ */
+static double wait_seconds = 120.0;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+#define WITHIN(start) (now_s() - (start) < wait_seconds)
 #define BUF_BYTES 4096
 
 static atomic_int passed;
@@ -333,7 +347,8 @@ static size_t send_size(int req, int i) {
 
 static int wait_test(plugin_t *p, void *req, int *sizes, const char *what) {
     int done = 0;
-    for (long t = 0; t < MAX_RETRIES && !done; t++) {
+    long t = 0;
+    for (double t0 = now_s(); !done && WITHIN(t0); t++) {
         int rc = h_test(p, req, &done, sizes);
         if (rc != ccl_success) {
             check(0, "v%d %s: test returned %d", p->version, what, rc);
@@ -344,7 +359,7 @@ static int wait_test(plugin_t *p, void *req, int *sizes, const char *what) {
         }
     }
     if (!done) {
-        check(0, "v%d %s: not done after %ld tests", p->version, what, MAX_RETRIES);
+        check(0, "v%d %s: not done after %ld tests in %.0f s", p->version, what, t, wait_seconds);
         return -1;
     }
     return 0;
@@ -364,7 +379,7 @@ static void write_handle_file(const char *path, const unsigned char *h) {
 }
 
 static int read_handle_file(const char *path, unsigned char *h) {
-    for (int tries = 0; tries < 600; tries++) {
+    for (double t0 = now_s(); WITHIN(t0);) {
         FILE *f = fopen(path, "r");
         if (f != NULL) {
             int ok = 1;
@@ -399,7 +414,7 @@ static void *receiver(void *arg) {
     atomic_store(&pr->handle_ready, 1);
     rccl_ctxt_t poison = {.ch_id = 0xC0DEC0DE};
     long tries = 0;
-    while (rc == NULL && tries++ < MAX_RETRIES) {
+    for (double t0 = now_s(); rc == NULL && WITHIN(t0); tries++) {
         if (h_accept(p, lc, &rc, &poison) != ccl_success) {
             break;
         }
@@ -430,11 +445,11 @@ static void *receiver(void *arg) {
             mhs[i] = mh;
         }
         reqs[r] = (void *)0x1; /* NCCL_NET_OPTIONAL_RECV_COMPLETION may be left here */
-        long t = 0;
+        double t0 = now_s();
         int st;
         do {
             st = h_irecv(p, rc, n, data, sizes, tags, mhs, &reqs[r]);
-        } while (st == ccl_success && reqs[r] == NULL && ++t < MAX_RETRIES);
+        } while (st == ccl_success && reqs[r] == NULL && WITHIN(t0));
         if (st != ccl_success || reqs[r] == NULL || reqs[r] == (void *)0x1) {
             check(0, "v%d irecv %d of %d posts (rc %d, request %p)", v, r, RANKS_REQUESTS, st, reqs[r]);
             reqs[r] = NULL;
@@ -505,7 +520,7 @@ static void *sender(void *arg) {
     rccl_ctxt_t poison = {.ch_id = 0xC0DEC0DE};
     long tries = 0;
     int st = ccl_success;
-    while (sc == NULL && tries++ < MAX_RETRIES) {
+    for (double t0 = now_s(); sc == NULL && WITHIN(t0); tries++) {
         st = h_connect(p, pr->dev, pr->handle, &sc, &poison);
         if (st != ccl_success) {
             break;
@@ -539,13 +554,13 @@ static void *sender(void *arg) {
         /* Tags in reverse: a send must land in the buffer its tag names, not in the next one. */
         for (int i = n - 1; i >= 0; i--) {
             void **req = &reqs[r * n + i];
-            long t = 0;
+            double t0 = now_s();
             do {
                 st = h_isend(p, sc, buf + ((size_t)r * n + i) * BUF_BYTES, send_size(r, i), 100 + i, mh, req);
                 if (*req == NULL) {
                     sched_yield();
                 }
-            } while (st == ccl_success && *req == NULL && ++t < MAX_RETRIES);
+            } while (st == ccl_success && *req == NULL && WITHIN(t0));
             if (st != ccl_success || *req == NULL) {
                 bad++;
             }
@@ -719,7 +734,7 @@ static int connect_pair(plugin_t *p, void **sc, void **rc) {
         return -1;
     }
     *sc = NULL, *rc = NULL;
-    for (long t = 0; (*sc == NULL || *rc == NULL) && t < MAX_RETRIES; t++) {
+    for (double t0 = now_s(); (*sc == NULL || *rc == NULL) && WITHIN(t0);) {
         if (*sc == NULL && h_connect(p, 0, handle, sc, NULL) != ccl_success) {
             return -1;
         }
@@ -841,7 +856,7 @@ int main(int argc, char **argv) {
     gethostname(hostname, sizeof hostname);
     if (argc < 2) {
         fprintf(stderr, "usage: %s threads|listen|connect|pingpong [--speed MBPS] [--handle FILE] "
-                        "[--versions 12,11,...] [--pci] [--rccl] [--iterations N]\n", argv[0]);
+                        "[--versions 12,11,...] [--pci] [--rccl] [--iterations N] [--deadline SECONDS]\n", argv[0]);
         return 2;
     }
     const char *mode = argv[1];
@@ -852,6 +867,12 @@ int main(int argc, char **argv) {
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--speed") == 0 && i + 1 < argc) {
             speed = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--deadline") == 0 && i + 1 < argc) {
+            wait_seconds = atof(argv[++i]);
+            if (!(wait_seconds > 0)) {
+                fprintf(stderr, "--deadline wants a positive number of seconds\n");
+                return 2;
+            }
         } else if (strcmp(argv[i], "--handle") == 0 && i + 1 < argc) {
             handle_file = argv[++i];
         } else if (strcmp(argv[i], "--versions") == 0 && i + 1 < argc) {

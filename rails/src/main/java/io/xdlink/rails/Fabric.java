@@ -46,6 +46,16 @@ public interface Fabric extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Why {@code peer} counts as lost now (its session's heartbeat stopped, or its session ended and none came back
+     * within the keepalive timeout), or empty while it is alive, has not been reached yet, or the fabric cannot
+     * tell. A program waiting on the peer by other means (a benchmark's out-of-band connection) asks this instead
+     * of waiting out its own, longer timeout.
+     */
+    default Optional<String> peerLost(UUID peer) {
+        return Optional.empty();
+    }
+
     @Override
     void close();
 }

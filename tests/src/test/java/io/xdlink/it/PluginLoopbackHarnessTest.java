@@ -1,5 +1,6 @@
 package io.xdlink.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -12,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every ABI version from v12 to v6, then dlclose and a reopen. The speed each version reports must be the rate the
  * simulated cable negotiated, for several cables.
  */
+@Tag("multiprocess")
 class PluginLoopbackHarnessTest {
 
     @ParameterizedTest(name = "{0} -> {1} Mb/s")

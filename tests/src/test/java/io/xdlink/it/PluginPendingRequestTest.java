@@ -1,6 +1,7 @@
 package io.xdlink.it;
 
 import io.xdlink.ccl.abi.NativeBridge;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * loads the plugin library and calls the v12 table through downcalls, as a host does; Java counts the test calls
  * and isend calls that reach it ({@link NativeBridge#testUpcalls}, {@link NativeBridge#isendUpcalls}), so the assertions are about counts and bytes, never time.
  */
+@Tag("multiprocess")
 class PluginPendingRequestTest {
 
     @Test

@@ -1,5 +1,6 @@
 package io.xdlink.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * How the plugin is found and what happens when Java cannot run: the host must get an error from init and a log
  * line saying why, so it falls back to its internal transports.
  */
+@Tag("multiprocess")
 class PluginStartupTest {
 
     @Test

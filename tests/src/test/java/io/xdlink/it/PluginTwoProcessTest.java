@@ -1,11 +1,10 @@
 package io.xdlink.it;
 
 import io.xdlink.xdomain.sysfs.SysfsFixture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +18,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two ranks as two processes, each loading the plugin as NCCL does and starting its own JVM, over TCP rails on
  * 127.0.0.1: each host reads a fake sysfs tree whose one peer is the other over a bonded Gen 3 link on {@code lo}.
  * Every ABI version from v12 to v6 connects, moves 32 grouped receives' worth of tagged sends and closes.
+ *
+ * <p>Rank 0 binds its session listener to port 0 and publishes the port the kernel gave it
+ * ({@code tcp_address_file}) beside its listen handle; rank 1 starts once both are there, so no other process can
+ * take the port between choosing and binding it. Every wait is in wall-clock time, sized for two JVMs starting
+ * cold on a loaded machine: the harness's own waits ({@code --deadline}) and this test's.
  */
+@Tag("multiprocess")
 class PluginTwoProcessTest {
     private static final UUID A = UUID.fromString("a0000000-0000-4000-8000-00000000000a");
     private static final UUID B = UUID.fromString("b0000000-0000-4000-8000-00000000000b");
@@ -30,40 +35,71 @@ class PluginTwoProcessTest {
         return root;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    /** Each harness wait (handle, connect, accept, a request): generous, since a cold JVM under load is slow. */
+    private static final int HARNESS_DEADLINE_S = 180;
+    /** The whole run, both ranks: every version after the first connects in well under a second when idle. */
+    private static final long RUN_DEADLINE_S = 420;
+
+    /** Waits until rank 0 has written {@code file}; fails with its log when it stopped first or time ran out. */
+    private static String awaitFile(Path file, Process rank0, Path log, long deadlineNanos) throws Exception {
+        while (System.nanoTime() - deadlineNanos < 0) {
+            if (Files.exists(file)) {
+                String text = Files.readString(file).strip();
+                if (!text.isEmpty()) {
+                    return text;
+                }
+            }
+            if (!rank0.isAlive()) {
+                throw new AssertionError("rank 0 stopped before writing " + file.getFileName() + ":\n"
+                        + Files.readString(log));
+            }
+            Thread.sleep(20);
         }
+        rank0.destroyForcibly();
+        throw new AssertionError("rank 0 did not write " + file.getFileName() + " in time:\n" + Files.readString(log));
     }
 
     @Test
     void everyVersionRunsBetweenTwoProcessesOverTcpRails(@TempDir Path dir) throws Exception {
         Path rootA = tree(Files.createDirectories(dir.resolve("a")), A, B);
         Path rootB = tree(Files.createDirectories(dir.resolve("b")), B, A);
-        int port = freePort();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_DEADLINE_S);
         Path handle = dir.resolve("handle");
+        Path address = dir.resolve("rank0.address");
         Map<String, String> common = Map.of("NCCL_NET_PLUGIN", NativeHarness.SO.toString(),
                 "JAVA_HOME", NativeHarness.JAVA_HOME);
         Map<String, String> envA = new java.util.HashMap<>(common);
-        envA.put("XDLINK_PARAMS", "host_root=" + rootA + " tcp_control_port=" + port);
-        Map<String, String> envB = new java.util.HashMap<>(common);
-        envB.put("XDLINK_PARAMS", "host_root=" + rootB + " tcp_peer_address=127.0.0.1:" + port);
+        envA.put("XDLINK_PARAMS", "host_root=" + rootA + " tcp_control_port=0 tcp_address_file=" + address);
         Path outA = dir.resolve("rank0.log");
         Path outB = dir.resolve("rank1.log");
+        String deadlineArg = Integer.toString(HARNESS_DEADLINE_S);
         Process a = NativeHarness.start(envA, outA, "listen", "--speed", "40000", "--pci", "--handle",
-                handle.toString());
-        Process b = NativeHarness.start(envB, outB, "connect", "--speed", "40000", "--pci", "--handle",
-                handle.toString());
-        boolean doneA = a.waitFor(300, TimeUnit.SECONDS);
-        boolean doneB = b.waitFor(60, TimeUnit.SECONDS);
-        if (!doneA || !doneB) {
+                handle.toString(), "--deadline", deadlineArg);
+        Process b = null;
+        try {
+            String published = awaitFile(address, a, outA, deadline);
+            // One handle per version's connection, v12's first.
+            awaitFile(dir.resolve("handle.v12"), a, outA, deadline);
+            assertThat(published).as("rank 0's session listener").matches("127\\.0\\.0\\.1:[1-9][0-9]*");
+            Map<String, String> envB = new java.util.HashMap<>(common);
+            // Rank 1's own session listener takes a free port too: a fixed one may be held by anything else here.
+            envB.put("XDLINK_PARAMS", "host_root=" + rootB + " tcp_control_port=0 tcp_peer_address=" + published);
+            b = NativeHarness.start(envB, outB, "connect", "--speed", "40000", "--pci", "--handle",
+                    handle.toString(), "--deadline", deadlineArg);
+            boolean doneA = a.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            boolean doneB = b.waitFor(Math.max(1, deadline - System.nanoTime()) + TimeUnit.SECONDS.toNanos(30),
+                    TimeUnit.NANOSECONDS);
+            String both = "rank 0:\n" + Files.readString(outA) + "\nrank 1:\n" + Files.readString(outB);
+            assertThat(doneA && doneB).as("both ranks finished within " + RUN_DEADLINE_S + " s; " + both).isTrue();
+        } finally {
             a.destroyForcibly();
-            b.destroyForcibly();
+            if (b != null) {
+                b.destroyForcibly();
+            }
         }
         String logA = Files.readString(outA, StandardCharsets.UTF_8);
         String logB = Files.readString(outB, StandardCharsets.UTF_8);
         String both = "rank 0:\n" + logA + "\nrank 1:\n" + logB;
-        assertThat(doneA && doneB).as(both).isTrue();
         assertThat(logA).as(both).contains("harness: ").endsWith("passed, 0 failed\n");
         assertThat(logB).as(both).contains("harness: ").endsWith("passed, 0 failed\n");
         for (int v = 6; v <= 12; v++) {
@@ -72,7 +108,7 @@ class PluginTwoProcessTest {
             assertThat(logB).as(both).contains("PASS v" + v + " every send done with its size");
         }
         assertThat(logA).contains("pciPath /").contains(PCI);
-        assertThat(a.exitValue()).isZero();
-        assertThat(b.exitValue()).isZero();
+        assertThat(a.exitValue()).as(both).isZero();
+        assertThat(b.exitValue()).as(both).isZero();
     }
 }

@@ -53,6 +53,10 @@ final class BenchClient extends BenchSide {
         }
         ep.remote(ready.getHex("addr"), (int) ready.getLong("rkey", Integer.MIN_VALUE, Integer.MAX_VALUE));
         ep.connect(handle, s.qps(), s.timeout());
+        // The server's device is named after its host: when that host's session heartbeat stops, say so now.
+        java.util.function.Supplier<String> gone = lostPeer("server", handle::device);
+        rv.watch(gone);
+        ep.watch(gone);
         dev.away(() -> rv.barrier("connected"));
         banner(s, ep, handle.device());
         // Named while the rails are up: once the run is done the server closes its side and they go.

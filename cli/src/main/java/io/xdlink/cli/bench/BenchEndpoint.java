@@ -20,6 +20,7 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One side's resources for a run: its device, one completion queue, one registered buffer with a slot per queue pair,
@@ -31,6 +32,8 @@ final class BenchEndpoint implements AutoCloseable {
     /** Most memory one side registers, so -q 64 with 64 MiB messages is refused instead of exhausting the host. */
     static final long MAX_BUFFER = 1L << 30;
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    /** How often an idle poll asks whether the peer is gone. */
+    static final long WATCH_MILLIS = 50;
 
     private final Arena arena = Arena.ofShared();
     private final BenchDevice bench;
@@ -43,6 +46,8 @@ final class BenchEndpoint implements AutoCloseable {
     private final List<QueuePair> qps = new ArrayList<>();
     private long remoteAddress;
     private int remoteKey;
+    private Supplier<String> watch = () -> null;
+    private long watchedAt = System.nanoTime();
 
     BenchEndpoint(BenchDevice bench, int qps, long maxMessage, int cqCapacity) {
         long slot = 2 * maxMessage;
@@ -177,11 +182,29 @@ final class BenchEndpoint implements AutoCloseable {
         }
     }
 
-    /** Polls one completion, failing the run on an error status. */
+    /**
+     * Sets what an idle {@link #poll} asks every {@value #WATCH_MILLIS} ms: null while the peer is believed alive,
+     * else why it is gone, which ends the run with that instead of waiting for the run's own timeout.
+     */
+    void watch(Supplier<String> watch) {
+        this.watch = watch;
+    }
+
+    /** Polls one completion, failing the run on an error status or when the watch says the peer is gone. */
     Completion poll() {
         Completion c = cq.poll();
         if (c != null && !c.isSuccess()) {
             throw new BenchException("a " + c.opcode() + " completed with " + c.status() + lastError());
+        }
+        if (c == null) {
+            long now = System.nanoTime();
+            if (now - watchedAt >= WATCH_MILLIS * 1_000_000L) {
+                watchedAt = now;
+                String gone = watch.get();
+                if (gone != null) {
+                    throw new BenchException(gone);
+                }
+            }
         }
         return c;
     }

@@ -46,7 +46,7 @@ final class BenchMain {
             if (s.loopback()) {
                 loopback(s, s, new PrintWriter(java.io.Writer.nullWriter()), fabric, rails, table, err, out, compare);
             } else if (s.isServer()) {
-                server(s, fabric, rails, table, out, compare);
+                server(s, fabric, rails, table, out, err, compare);
             } else {
                 BenchClient.Outcome o = new BenchClient(s, fabric, rails, table, err).run(s.server(), s.port());
                 results(s, o.label(), o.rows(), o.raw(), table, out, compare);
@@ -65,16 +65,21 @@ final class BenchMain {
     }
 
     private static void server(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out,
-                               PrintWriter stdout, List<BenchReport> compare) {
+                               PrintWriter stdout, PrintWriter err, List<BenchReport> compare) {
         BenchServer server = new BenchServer(s, fabric, rails, out);
         BenchServer.Prepared prepared = server.prepare();
-        out.println("************************************");
-        out.println("* Waiting for client to connect... *");
-        out.println("************************************");
-        out.flush();
         List<BenchResult> rows;
-        try (Rendezvous rv = prepared.device().away(
-                () -> Rendezvous.listen(null, s.port(), Duration.ZERO, s.timeout(), null))) {
+        // Said once the port is bound, so a client started on seeing it is never refused.
+        try (Rendezvous rv = prepared.device().away(() -> Rendezvous.listen(null, s.port(), Duration.ZERO,
+                s.timeout(), bound -> {
+                    out.println("************************************");
+                    out.println("* Waiting for client to connect... *");
+                    out.println("************************************");
+                    out.flush();
+                }, line -> {
+                    err.println(line);
+                    err.flush();
+                }))) {
             rows = server.serve(prepared, rv, null);
         } catch (RuntimeException e) {
             prepared.listener().close();
@@ -100,7 +105,8 @@ final class BenchMain {
         CompletableFuture<Integer> port = new CompletableFuture<>();
         AtomicReference<RuntimeException> serverFailure = new AtomicReference<>();
         Thread thread = Thread.ofPlatform().name("xdlink-bench-loopback-server").daemon().start(() -> {
-            try (Rendezvous rv = Rendezvous.listen("127.0.0.1", 0, s.timeout(), s.timeout(), port::complete)) {
+            try (Rendezvous rv = prepared.device().away(
+                    () -> Rendezvous.listen("127.0.0.1", 0, s.timeout(), s.timeout(), port::complete))) {
                 server.serve(prepared, rv, "127.0.0.1");
             } catch (RuntimeException e) {
                 serverFailure.set(e);

@@ -87,6 +87,9 @@ final class BenchServer extends BenchSide {
                                     String bindAddress) {
         ep.accept(listener, s.qps(), s.timeout());
         BenchDevice dev = ep.bench();
+        java.util.function.Supplier<String> gone = lostPeer("client", ep.qps().getFirst()::peerDevice);
+        rv.watch(gone);
+        ep.watch(gone);
         dev.away(() -> rv.barrier("connected"));
         banner(s, ep, ep.qps().getFirst().peerDevice());
         BenchOutput o = new BenchOutput(out, s);

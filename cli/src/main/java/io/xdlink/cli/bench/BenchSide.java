@@ -23,6 +23,18 @@ abstract class BenchSide {
     }
 
     /**
+     * What a waiting side asks about the other: why the fabric counts the {@code role}'s host as lost (its session's
+     * heartbeat stopped), or null while it does not.
+     */
+    protected java.util.function.Supplier<String> lostPeer(String role,
+                                                           java.util.function.Supplier<java.util.UUID> host) {
+        return () -> {
+            java.util.UUID h = host.get();
+            return h == null ? null : fabric.peerLost(h).map(why -> "lost the " + role + ": " + why).orElse(null);
+        };
+    }
+
+    /**
      * A device over every (chosen) rail of the fabric, identified by the host's domain, whose engine the bench's own
      * threads run ({@link BenchDevice#inline}).
      */

@@ -13,6 +13,10 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * perftest's out-of-band exchange: one TCP connection (port 18515 by default) over which the two sides swap
@@ -20,44 +24,71 @@ import java.time.Duration;
  * after set-up and between sizes. Every failure (port in use, server unreachable or silent, peer gone mid-run, a
  * record that is not ours) is a {@link BenchException} with one line saying what happened, and the socket is closed
  * so the port is free again.
+ *
+ * <p>Each side greets the other first ({@value #GREETING}), checked byte by byte as it arrives: a server drops a
+ * connection that is not an xdlink bench client (idle, an HTTP request, garbage) within {@link #GREETING_TIMEOUT}
+ * with a log line and goes on waiting, and a client pointed at another program says so as soon as it answers
+ * wrongly, or after {@link #GREETING_TIMEOUT} of silence. While a side waits for a record, a {@link #watch} may say
+ * the peer's host is gone (its session's heartbeat stopped), which ends the wait at once instead of after the
+ * whole timeout.
  */
 public final class Rendezvous implements AutoCloseable {
     /** Bytes in every record: printable ASCII, NUL padded. */
     public static final int RECORD_BYTES = 256;
     /** perftest's default port. */
     public static final int DEFAULT_PORT = 18515;
+    /** The first record each side sends. */
+    static final String GREETING = "XDLINK-BENCH 1";
+    /** How long a side waits for the other's greeting. */
+    static final Duration GREETING_TIMEOUT = Duration.ofSeconds(5);
+    /** How often a waiting read looks at the {@link #watch}. */
+    private static final int SLICE_MILLIS = 100;
 
     private final Socket socket;
     private final boolean server;
     private final String peer;
     private final InputStream in;
     private final OutputStream out;
+    private final Duration timeout;
+    private volatile Supplier<String> watch = () -> null;
 
     private Rendezvous(Socket socket, boolean server, Duration timeout) throws IOException {
         this.socket = socket;
         this.server = server;
+        this.timeout = timeout;
         this.peer = socket.getRemoteSocketAddress().toString();
         socket.setTcpNoDelay(true);
-        socket.setSoTimeout(Math.toIntExact(Math.max(1, timeout.toMillis())));
+        socket.setSoTimeout(SLICE_MILLIS);
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
     }
 
     /**
-     * Waits for one client on {@code port} (0 picks a free port, reported through {@code boundPort}).
+     * Sets what a waiting read asks every {@value #SLICE_MILLIS} ms: null while the peer is believed alive, else why
+     * it is gone (the read then fails with that).
+     */
+    public void watch(Supplier<String> watch) {
+        this.watch = watch == null ? () -> null : watch;
+    }
+
+    /**
+     * Waits for one client on {@code port} (0 picks a free port, reported through {@code boundPort}). A connection
+     * that does not greet as an xdlink bench client within {@link #GREETING_TIMEOUT} is dropped with a line to
+     * {@code log}, and the wait goes on.
      *
      * @param bindAddress address to listen on, or null for every address
-     * @param acceptTimeout how long to wait for the client
+     * @param acceptTimeout how long to wait for the client (zero: for ever)
      * @param timeout      how long any later exchange may wait for the peer
      * @param boundPort    receives the port actually bound before waiting (may be null)
+     * @param log          receives a line for each connection dropped (may be null)
      */
     public static Rendezvous listen(String bindAddress, int port, Duration acceptTimeout, Duration timeout,
-                                    java.util.function.IntConsumer boundPort) {
+                                    IntConsumer boundPort, Consumer<String> log) {
         checkPort(port);
         try (ServerSocket ss = new ServerSocket()) {
             ss.setReuseAddress(true);
             try {
-                ss.bind(bindAddress == null ? new InetSocketAddress(port) : new InetSocketAddress(bindAddress, port), 1);
+                ss.bind(bindAddress == null ? new InetSocketAddress(port) : new InetSocketAddress(bindAddress, port), 4);
             } catch (BindException e) {
                 throw new BenchException("port " + port + " is already in use (another xdlink bench or perftest "
                         + "server?); choose another with -p");
@@ -65,24 +96,118 @@ public final class Rendezvous implements AutoCloseable {
             if (boundPort != null) {
                 boundPort.accept(ss.getLocalPort());
             }
-            // A zero accept timeout waits for ever, as a perftest server does.
-            ss.setSoTimeout(acceptTimeout.isZero() ? 0 : Math.toIntExact(Math.max(1, acceptTimeout.toMillis())));
-            Socket s;
-            try {
-                s = ss.accept();
-            } catch (SocketTimeoutException e) {
-                throw new BenchException("no client connected to port " + ss.getLocalPort() + " within "
-                        + seconds(acceptTimeout));
-            }
-            try {
-                return new Rendezvous(s, true, timeout);
-            } catch (IOException e) {
-                closeQuietly(s);
-                throw new BenchException("client connection failed: " + e.getMessage(), e);
+            long deadline = acceptTimeout.isZero() ? Long.MAX_VALUE : System.nanoTime() + acceptTimeout.toNanos();
+            while (true) {
+                long left = deadline == Long.MAX_VALUE ? 0 : deadline - System.nanoTime();
+                if (deadline != Long.MAX_VALUE && left <= 0) {
+                    throw new BenchException("no client connected to port " + ss.getLocalPort() + " within "
+                            + seconds(acceptTimeout));
+                }
+                // A zero accept timeout waits for ever, as a perftest server does.
+                ss.setSoTimeout(deadline == Long.MAX_VALUE ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE,
+                        TimeUnit.NANOSECONDS.toMillis(left))));
+                Socket s;
+                try {
+                    s = ss.accept();
+                } catch (SocketTimeoutException e) {
+                    continue;
+                }
+                Rendezvous rv;
+                try {
+                    rv = new Rendezvous(s, true, timeout);
+                } catch (IOException e) {
+                    closeQuietly(s);
+                    continue;
+                }
+                String refused = rv.greet();
+                if (refused == null) {
+                    return rv;
+                }
+                rv.close();
+                if (log != null) {
+                    log.accept("xdlink: dropped a connection from " + rv.peer + ": " + refused
+                            + "; still waiting for a client");
+                }
             }
         } catch (IOException e) {
             throw new BenchException("cannot listen on port " + port + ": " + e.getMessage(), e);
         }
+    }
+
+    /** As {@link #listen(String, int, Duration, Duration, IntConsumer, Consumer)} with nothing logged. */
+    public static Rendezvous listen(String bindAddress, int port, Duration acceptTimeout, Duration timeout,
+                                    IntConsumer boundPort) {
+        return listen(bindAddress, port, acceptTimeout, timeout, boundPort, null);
+    }
+
+    /**
+     * Exchanges greetings: the server reads the client's first, the client writes first. Returns null when the
+     * peer greeted as xdlink, else what was wrong.
+     */
+    private String greet() {
+        try {
+            if (server) {
+                String wrong = readGreeting();
+                if (wrong == null) {
+                    write(encode(GREETING));
+                }
+                return wrong;
+            }
+            write(encode(GREETING));
+            return readGreeting();
+        } catch (BenchException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** Reads the peer's greeting, failing at its first byte that differs; null when it is ours. */
+    private String readGreeting() {
+        byte[] want = encode(GREETING);
+        byte[] got = new byte[RECORD_BYTES];
+        int n = 0;
+        long deadline = System.nanoTime() + Math.min(GREETING_TIMEOUT.toNanos(), Math.max(1, timeout.toNanos()));
+        try {
+            while (n < got.length) {
+                int r;
+                try {
+                    r = in.read(got, n, got.length - n);
+                } catch (SocketTimeoutException e) {
+                    if (System.nanoTime() - deadline > 0) {
+                        return (n == 0 ? "it sent nothing" : "it sent " + n + " bytes of a greeting and stopped")
+                                + " within " + seconds(GREETING_TIMEOUT.compareTo(timeout) < 0 ? GREETING_TIMEOUT
+                                : timeout) + " (not an xdlink bench peer?)";
+                    }
+                    continue;
+                }
+                if (r < 0) {
+                    return n == 0 ? "it closed the connection without a word" : "it closed the connection after "
+                            + printable(got, n);
+                }
+                for (int i = n; i < n + r; i++) {
+                    if (got[i] != want[i]) {
+                        return "it is not an xdlink bench peer (it sent " + printable(got, n + r) + ")";
+                    }
+                }
+                n += r;
+            }
+            return null;
+        } catch (IOException e) {
+            return "the connection failed: " + e.getMessage();
+        }
+    }
+
+    /** The first bytes of what a stranger sent, quoted with anything unprintable escaped, for one log line. */
+    static String printable(byte[] b, int n) {
+        StringBuilder sb = new StringBuilder("'");
+        for (int i = 0; i < Math.min(n, 40); i++) {
+            int c = b[i] & 0xff;
+            if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
+                sb.append((char) c);
+            } else {
+                sb.append(String.format("\\x%02x", c));
+            }
+        }
+        return sb.append(n > 40 ? "'..." : "'").toString();
     }
 
     /** Connects to a server, waiting at most {@code timeout} for the connection and for each exchange. */
@@ -94,7 +219,14 @@ public final class Rendezvous implements AutoCloseable {
         Socket s = new Socket();
         try {
             s.connect(new InetSocketAddress(host, port), Math.toIntExact(Math.max(1, timeout.toMillis())));
-            return new Rendezvous(s, false, timeout);
+            Rendezvous rv = new Rendezvous(s, false, timeout);
+            String wrong = rv.greet();
+            if (wrong != null) {
+                closeQuietly(s);
+                throw new BenchException("the listener at " + host + ":" + port + " is not an xdlink bench server: "
+                        + wrong);
+            }
+            return rv;
         } catch (UnknownHostException e) {
             closeQuietly(s);
             throw new BenchException("unknown host '" + host + "'");
@@ -189,17 +321,28 @@ public final class Rendezvous implements AutoCloseable {
     private String read() {
         byte[] b = new byte[RECORD_BYTES];
         int n = 0;
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
             while (n < b.length) {
-                int r = in.read(b, n, b.length - n);
+                int r;
+                try {
+                    r = in.read(b, n, b.length - n);
+                } catch (SocketTimeoutException slice) {
+                    String gone = watch.get();
+                    if (gone != null) {
+                        throw new BenchException(gone);
+                    }
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new BenchException("the peer " + peer + " went silent (nothing for " + seconds(timeout)
+                                + ")");
+                    }
+                    continue;
+                }
                 if (r < 0) {
                     throw new EOFException();
                 }
                 n += r;
             }
-        } catch (SocketTimeoutException e) {
-            throw new BenchException("the peer " + peer + " went silent (nothing for " + socketTimeoutSeconds()
-                    + ")");
         } catch (EOFException e) {
             throw new BenchException("the peer " + peer + " disconnected"
                     + (n > 0 ? " in the middle of a record" : "") + "; did it stop or fail?");
@@ -242,14 +385,6 @@ public final class Rendezvous implements AutoCloseable {
             }
         }
         return new String(b, 0, end, StandardCharsets.US_ASCII);
-    }
-
-    private String socketTimeoutSeconds() {
-        try {
-            return seconds(Duration.ofMillis(socket.getSoTimeout()));
-        } catch (IOException e) {
-            return "the timeout";
-        }
     }
 
     private static void checkPort(int port) {

@@ -132,32 +132,150 @@ class RendezvousTest {
                 .isInstanceOf(BenchException.class).hasMessage("unknown host 'no-such-host.invalid'");
     }
 
+    /** A stand-in server that greets as xdlink does, then does {@code then} with the connection. */
+    private Future<?> greetingServer(ServerSocket ss, SocketAction then) {
+        return pool.submit(() -> {
+            try (Socket s = ss.accept()) {
+                s.getInputStream().readNBytes(Rendezvous.RECORD_BYTES);
+                s.getOutputStream().write(Rendezvous.encode(Rendezvous.GREETING));
+                then.run(s);
+            }
+            return null;
+        });
+    }
+
+    private interface SocketAction {
+        void run(Socket s) throws Exception;
+    }
+
     @Test
     void aServerThatNeverAnswersTimesOut() throws Exception {
-        try (ServerSocket silent = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            Future<Socket> accepted = pool.submit(silent::accept);
-            try (Rendezvous client = Rendezvous.connect("127.0.0.1", silent.getLocalPort(), Duration.ofMillis(300))) {
+        try (ServerSocket ss = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            CountDownLatch done = new CountDownLatch(1);
+            Future<?> f = greetingServer(ss, s -> done.await(20, TimeUnit.SECONDS));
+            try (Rendezvous client = Rendezvous.connect("127.0.0.1", ss.getLocalPort(), Duration.ofMillis(300))) {
                 assertThatThrownBy(() -> client.exchange("hello")).isInstanceOf(BenchException.class)
                         .hasMessageContaining("went silent");
             }
-            accepted.get(20, TimeUnit.SECONDS).close();
+            done.countDown();
+            f.get(20, TimeUnit.SECONDS);
         }
     }
 
     @Test
     void aPeerThatDisconnectsMidRunIsReported() throws Exception {
         try (ServerSocket ss = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            Future<?> half = pool.submit(() -> {
-                try (Socket s = ss.accept(); OutputStream o = s.getOutputStream()) {
-                    o.write(new byte[100]);
-                }
-                return null;
+            Future<?> half = greetingServer(ss, s -> {
+                OutputStream o = s.getOutputStream();
+                o.write(new byte[100]);
+                o.flush();
             });
             try (Rendezvous client = Rendezvous.connect("127.0.0.1", ss.getLocalPort(), LONG)) {
                 assertThatThrownBy(() -> client.exchange("hello")).isInstanceOf(BenchException.class)
                         .hasMessageContaining("disconnected in the middle of a record");
             }
             half.get(20, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void strayConnectionsAreDroppedWithALineAndTheServerWaitsOnForARealClient() throws Exception {
+        java.util.List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AtomicInteger port = new AtomicInteger();
+        CountDownLatch bound = new CountDownLatch(1);
+        // An exchange timeout of 1 s caps the greeting wait too, so the idle stray costs 1 s here, 5 s by default.
+        Future<Rendezvous> server = pool.submit(() -> Rendezvous.listen("127.0.0.1", 0, LONG, Duration.ofSeconds(1),
+                p -> {
+                    port.set(p);
+                    bound.countDown();
+                }, log::add));
+        assertThat(bound.await(20, TimeUnit.SECONDS)).isTrue();
+        try (Socket idle = new Socket("127.0.0.1", port.get())) {
+            // Dropped once its greeting is overdue: the read sees the server close it.
+            idle.setSoTimeout(20_000);
+            assertThat(idle.getInputStream().read()).isEqualTo(-1);
+        }
+        try (Socket http = new Socket("127.0.0.1", port.get())) {
+            http.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(
+                    java.nio.charset.StandardCharsets.US_ASCII));
+            http.setSoTimeout(20_000);
+            assertThat(http.getInputStream().read()).isEqualTo(-1);
+        }
+        try (Socket garbage = new Socket("127.0.0.1", port.get())) {
+            garbage.getOutputStream().write(new byte[] {'X', 'D', 0, (byte) 0xff, 0x1b});
+            garbage.setSoTimeout(20_000);
+            assertThat(garbage.getInputStream().read()).isEqualTo(-1);
+        }
+        try (Socket closes = new Socket("127.0.0.1", port.get())) {
+            closes.shutdownOutput();
+            closes.setSoTimeout(20_000);
+            assertThat(closes.getInputStream().read()).isEqualTo(-1);
+        }
+        try (Rendezvous client = Rendezvous.connect("127.0.0.1", port.get(), LONG);
+             Rendezvous s = server.get(20, TimeUnit.SECONDS)) {
+            CompletableFuture<String> atServer = CompletableFuture.supplyAsync(() -> s.exchange("ok"), pool);
+            assertThat(client.exchange("real")).isEqualTo("ok");
+            assertThat(atServer.get(20, TimeUnit.SECONDS)).isEqualTo("real");
+        }
+        assertThat(log).hasSize(4).allMatch(l -> l.startsWith("xdlink: dropped a connection from /127.0.0.1:")
+                && l.endsWith("; still waiting for a client"));
+        assertThat(log.get(0)).contains("it sent nothing within 1 s");
+        assertThat(log.get(1)).contains("it is not an xdlink bench peer (it sent 'GET / HTTP/1.1\\x0d\\x0aHost: x");
+        assertThat(log.get(2)).contains("(it sent 'XD\\x00");
+        assertThat(log.get(3)).contains("it closed the connection without a word");
+    }
+
+    @Test
+    void aClientPointedAtAnotherProgramSaysSoAtOnceOrWithinFiveSeconds() throws Exception {
+        try (ServerSocket ssh = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Future<?> f = pool.submit(() -> {
+                try (Socket s = ssh.accept()) {
+                    s.getOutputStream().write("SSH-2.0-OpenSSH_9.6\r\n".getBytes(
+                            java.nio.charset.StandardCharsets.US_ASCII));
+                    s.getInputStream().read();
+                }
+                return null;
+            });
+            assertThatThrownBy(() -> Rendezvous.connect("127.0.0.1", ssh.getLocalPort(), LONG))
+                    .isInstanceOf(BenchException.class)
+                    .hasMessage("the listener at 127.0.0.1:" + ssh.getLocalPort() + " is not an xdlink bench server:"
+                            + " it is not an xdlink bench peer (it sent 'SSH-2.0-OpenSSH_9.6\\x0d\\x0a')");
+            f.get(20, TimeUnit.SECONDS);
+        }
+        try (ServerSocket silent = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Future<Socket> accepted = pool.submit(silent::accept);
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> Rendezvous.connect("127.0.0.1", silent.getLocalPort(), LONG))
+                    .isInstanceOf(BenchException.class)
+                    .hasMessageEndingWith("is not an xdlink bench server: it sent nothing within 5 s (not an xdlink"
+                            + " bench peer?)");
+            // The greeting's 5 s, not the 20 s exchange timeout, is what it waited.
+            assertThat(System.nanoTime() - t0).isLessThan(TimeUnit.SECONDS.toNanos(15));
+            accepted.get(20, TimeUnit.SECONDS).close();
+        }
+    }
+
+    @Test
+    void aWaitEndsAsSoonAsTheWatchSaysThePeerIsGone() throws Exception {
+        AtomicInteger port = new AtomicInteger();
+        Future<Rendezvous> server = server(port);
+        try (Rendezvous client = Rendezvous.connect("127.0.0.1", port.get(), LONG);
+             Rendezvous s = server.get(20, TimeUnit.SECONDS)) {
+            java.util.concurrent.atomic.AtomicBoolean gone = new java.util.concurrent.atomic.AtomicBoolean();
+            s.watch(() -> gone.get() ? "lost the client: peer x lost: silent for 3000 ms" : null);
+            CompletableFuture<Throwable> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    s.exchange("never");
+                    return null;
+                } catch (BenchException e) {
+                    return e;
+                }
+            }, pool);
+            Thread.sleep(300);
+            assertThat(waiting).isNotDone();
+            gone.set(true);
+            assertThat(waiting.get(20, TimeUnit.SECONDS)).hasMessage("lost the client: peer x lost: silent for 3000 ms");
+            assertThat(client.isServer()).isFalse();
         }
     }
 

@@ -53,13 +53,17 @@ import java.util.concurrent.TimeoutException;
  * beside a keepalive.
  *
  * <p>For every usable link the fabric binds, on the link interface's address, a rail listener and a session
- * listener, and it dials each peer's session listener (the addresses in {@code tcp_peer_address}, or the other end
- * of each point-to-point link) until a session is up, and again whenever one is lost. Of the two hosts, the one
+ * listener, and it dials each peer's session listener (the addresses in {@code tcp_peer_address}; without them,
+ * the other end of each /30 or /31 link and wherever the peer's {@link LinkDiscovery hello} on a link came from,
+ * whatever the subnet) until a session is up, and again whenever one is lost. Of the two hosts, the one
  * with the lower UUID connects each rail and the other accepts it, so both ends of {@code openRail(peer, link, i)}
  * meet on one connection. A link's rail goes to the peer's listener in the same subnet as the link's own address:
  * the two ends of a cable share a subnet, different cables do not.
  *
  * <p>All sessions, listeners and timers run on one {@link IoLoop}; public methods may be called from any thread.
+ * Longer than most classes because it is where the fabric's interface meets the pieces that each have a class of
+ * their own ({@link SessionTable}, {@link LinkDiscovery}, {@link RailRendezvous}, {@link AddressFile}): what is
+ * left here is the wiring between them.
  */
 public final class HostFabric implements Fabric {
     private static final int EVENTS = 64;
@@ -72,6 +76,8 @@ public final class HostFabric implements Fabric {
     private final RailRendezvous rendezvous;
     private final XdomainHost xdomain;
     private final SessionTable table;
+    /** Hellos on each link, or null where {@code tcp_peer_address} overrides discovery or ports are picked freely. */
+    private final LinkDiscovery discovery;
     private final Deque<String> events = new ArrayDeque<>();
     private volatile HostTopology topology;
     private volatile Map<String, LinkListener> links = Map.of();
@@ -80,6 +86,7 @@ public final class HostFabric implements Fabric {
     private final Map<InetAddress, TcpListener> controlListeners = new HashMap<>();
     private PropertyDirectory published;
     private boolean explicitDialsAdded;
+    private final AddressFile addressFile;
 
     /** A link's local address and the rail listener bound to it. */
     private record LinkListener(HostLink link, LocalAddress address, TcpListener rails) {
@@ -96,6 +103,12 @@ public final class HostFabric implements Fabric {
         this.xdomain = new XdomainHost(loop, local, new ServiceRegistry(HostIdentity.linux(hostName),
                 new SecureRandom().nextInt()));
         this.table = new SessionTable(local, loop, tcp, xdomain, () -> this.topology, this::event);
+        this.addressFile = config.addressFile() == null ? null : new AddressFile(config.addressFile());
+        this.discovery = config.peerAddresses().isEmpty() && config.controlPort() != 0
+                ? new LinkDiscovery(local, loop, config.controlPort(), link -> table.session(link.peer()).isUp(),
+                (link, from, session) -> table.dial(session, new InetSocketAddress(from.address(), 0), link,
+                        link.peer()), this::event)
+                : null;
     }
 
     /**
@@ -114,6 +127,9 @@ public final class HostFabric implements Fabric {
             f.onLoop(() -> {
                 f.reconcile(t);
                 f.table.tick();
+                if (f.discovery != null) {
+                    f.discovery.start();
+                }
                 return null;
             });
         } catch (IOException | RuntimeException e) {
@@ -148,6 +164,13 @@ public final class HostFabric implements Fabric {
             loop.execute(() -> reconcile(t));
         }
         return t.peers();
+    }
+
+    /** Lost while the session's heartbeat said so and no session is up again since. */
+    @Override
+    public Optional<String> peerLost(UUID peer) {
+        PeerSession s = table.existing(peer);
+        return s == null ? Optional.empty() : Optional.ofNullable(s.lost());
     }
 
     /** The links left out and why, from the last read of sysfs. */
@@ -216,9 +239,9 @@ public final class HostFabric implements Fabric {
         if (UuidWords.compareRaw(local, peer) < 0) {
             List<LinkPairing.Local> ours = links.values().stream()
                     .filter(l -> l.link().peer().equals(peer))
-                    .map(l -> new LinkPairing.Local(l.link().id(), l.address())).toList();
-            TcpLinkEndpoint to = LinkPairing.endpointFor(new LinkPairing.Local(linkId, ll.address()), ours, peer,
-                    up.endpoints());
+                    .map(l -> new LinkPairing.Local(l.link().id(), l.address(), neighbour(l.link().id()))).toList();
+            TcpLinkEndpoint to = LinkPairing.endpointFor(new LinkPairing.Local(linkId, ll.address(), neighbour(linkId)),
+                    ours, peer, up.endpoints());
             rail = RailConnector.connect(new InetSocketAddress(ll.address().address(), 0), to.socketAddress(),
                     new RailHello(local, peer, index), info, remaining(deadline), loop);
         } else {
@@ -227,6 +250,11 @@ public final class HostFabric implements Fabric {
         }
         s.track(rail, up);
         return rail;
+    }
+
+    /** The address the link's peer said hello from on this link, if discovery heard it. */
+    private InetAddress neighbour(String linkId) {
+        return discovery == null ? null : discovery.neighbour(linkId).orElse(null);
     }
 
     private TcpSettings remaining(long deadline) {
@@ -355,6 +383,10 @@ public final class HostFabric implements Fabric {
             return !used;
         });
         links = Map.copyOf(next);
+        writeAddressFile();
+        if (discovery != null) {
+            discovery.links(next.values().stream().map(l -> new LinkDiscovery.Link(l.link(), l.address())).toList());
+        }
         if (!explicitDialsAdded && !next.isEmpty()) {
             HostLink first = next.values().iterator().next().link();
             config.peerAddresses().forEach(a -> table.dial(a, null, first, null));
@@ -364,6 +396,18 @@ public final class HostFabric implements Fabric {
                 .map(l -> new TcpLinkEndpoint(l.link().id(), l.address().address(), l.rails().address().getPort(),
                         l.address().prefixLength()))
                 .toList());
+    }
+
+    /** Writes the session listeners' addresses to {@code tcp_address_file}, when set. */
+    private void writeAddressFile() {
+        if (addressFile == null) {
+            return;
+        }
+        try {
+            addressFile.write(controlListeners.values().stream().map(TcpListener::address).toList());
+        } catch (IOException e) {
+            event(e.getMessage());
+        }
     }
 
     /** Publishes xdlink's service with these rail listeners; peers are told when it changes. */
@@ -398,6 +442,9 @@ public final class HostFabric implements Fabric {
         try {
             onLoop(() -> {
                 table.close("the host fabric is closed");
+                if (discovery != null) {
+                    discovery.close();
+                }
                 links.values().forEach(l -> l.rails().close());
                 controlListeners.values().forEach(TcpListener::close);
                 return null;

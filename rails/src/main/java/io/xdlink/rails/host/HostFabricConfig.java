@@ -22,12 +22,19 @@ import java.util.Map;
  * @param peerAddresses     session listeners to dial, in order (empty: the other end of each point-to-point link)
  * @param interfaceOverride link id to interface name or address, replacing the link's thunderbolt-net interface
  * @param tcp               socket, keepalive and timeout settings
+ * @param addressFile       where to write the session listeners' addresses once bound, or null
  */
 public record HostFabricConfig(Path root, int controlPort, int railPort, List<InetSocketAddress> peerAddresses,
-                               Map<String, String> interfaceOverride, TcpSettings tcp) {
+                               Map<String, String> interfaceOverride, TcpSettings tcp, Path addressFile) {
     public HostFabricConfig {
         peerAddresses = List.copyOf(peerAddresses);
         interfaceOverride = Map.copyOf(interfaceOverride);
+    }
+
+    /** Without an address file. */
+    public HostFabricConfig(Path root, int controlPort, int railPort, List<InetSocketAddress> peerAddresses,
+                            Map<String, String> interfaceOverride, TcpSettings tcp) {
+        this(root, controlPort, railPort, peerAddresses, interfaceOverride, tcp, null);
     }
 
     /**
@@ -51,7 +58,8 @@ public record HostFabricConfig(Path root, int controlPort, int railPort, List<In
         }
         return new HostFabricConfig(Path.of(params.get(TcpParams.HOST_ROOT)),
                 Math.toIntExact(params.get(TcpParams.CONTROL_PORT)), Math.toIntExact(params.get(TcpParams.RAIL_PORT)),
-                peers, overrides, TcpSettings.from(params));
+                peers, overrides, TcpSettings.from(params),
+                params.get(TcpParams.ADDRESS_FILE).isBlank() ? null : Path.of(params.get(TcpParams.ADDRESS_FILE)));
     }
 
     /** {@code 10.0.0.2:18520}, {@code [fe80::1%thunderbolt0]:18520}; addresses only, never a name to look up. */

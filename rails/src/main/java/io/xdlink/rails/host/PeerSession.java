@@ -43,6 +43,8 @@ final class PeerSession {
     // Times the session went down (on the loop), and times the peer was declared lost (read by any thread).
     private long downs;
     private volatile long losses;
+    /** Why the peer was declared lost, until a session is up again; null while it is not lost. */
+    private volatile String lost;
 
     PeerSession(UUID local, UUID peer) {
         this.local = local;
@@ -82,6 +84,7 @@ final class PeerSession {
             closeUser();
         }
         connection = stream;
+        lost = null;
         Up now = new Up(stream, endpoints, losses);
         if (!up.complete(now)) {
             up = CompletableFuture.completedFuture(now);
@@ -134,7 +137,13 @@ final class PeerSession {
     void declareLost() {
         losses++;
         IOException why = lastLoss;
+        lost = "peer " + peer + " lost" + (why == null ? "" : ": " + why.getMessage());
         failRails("peer " + peer + " lost" + (why == null ? "" : ": " + why.getMessage()), why, true);
+    }
+
+    /** Why the peer counts as lost now, or null while it does not. Any thread. */
+    String lost() {
+        return lost;
     }
 
     /**

@@ -69,6 +69,11 @@ final class SessionTable {
         return sessions.computeIfAbsent(peer, p -> new PeerSession(local, p));
     }
 
+    /** The session with {@code peer} if there is one yet, else null. Any thread. */
+    PeerSession existing(UUID peer) {
+        return sessions.get(peer);
+    }
+
     /**
      * Dials {@code remote} (from {@code bind}, when not null) whenever its peer has no session.
      *

@@ -25,7 +25,12 @@ public final class TcpParams implements ParamProvider {
     public static final ParamSpec<List<String>> PEER_ADDRESSES = ParamSpec.builder("tcp_peer_address",
                     new ParamType.ListOf<>(new ParamType.Str(262), 64))
             .defaultValue(List.of())
-            .description("session listeners of peers as address:port ([v6]:port), dialled in turn; empty: the other end of each link's /30 or /31 subnet")
+            .description("session listeners of peers as address:port ([v6]:port), dialled in turn, instead of finding peers by a hello on each link; empty: find them whatever the links' addressing")
+            .build();
+
+    public static final ParamSpec<String> ADDRESS_FILE = ParamSpec.builder("tcp_address_file", new ParamType.Str(4096))
+            .defaultValue("")
+            .description("file the host writes its session listeners' address:port to once bound, one a line (for launchers that start ranks with tcp_control_port=0 and hand the port to the peer); empty: none")
             .build();
 
     public static final ParamSpec<List<String>> RAIL_INTERFACES = ParamSpec.builder("tcp_rail_interface",
@@ -106,7 +111,7 @@ public final class TcpParams implements ParamProvider {
             .description("file-system root the real host's fabric reads sys/bus/thunderbolt under (a test points it at a fake tree)")
             .build();
 
-    private static final List<ParamSpec<?>> SPECS = List.of(CONTROL_PORT, RAIL_PORT, PEER_ADDRESSES, RAIL_INTERFACES,
+    private static final List<ParamSpec<?>> SPECS = List.of(CONTROL_PORT, RAIL_PORT, PEER_ADDRESSES, ADDRESS_FILE, RAIL_INTERFACES,
             CONNECT_TIMEOUT, KEEPALIVE_INTERVAL, KEEPALIVE_TIMEOUT, RECONNECT_INTERVAL, SOCKET_SEND_BUFFER,
             SOCKET_RECEIVE_BUFFER, RAIL_BUFFER, PAYLOAD_BY_REFERENCE,
             READ_INTO_PLACE, HOST_ROOT);

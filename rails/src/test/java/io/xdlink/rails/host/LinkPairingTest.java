@@ -50,4 +50,37 @@ class LinkPairingTest {
                 List.of(theirs("0-1", "127.0.0.1", 8), theirs("0-2", "127.0.0.1", 8))))
                 .hasMessageStartingWith("cannot pair link 0-5");
     }
+
+    @Test
+    void theAddressThePeerSaidHelloFromPicksTheCableWhereSubnetsCannot() throws IOException {
+        // NetworkManager's link-local IPv4: every cable in 169.254/16, and the links listed in the other order
+        // than the peer's, so pairing by order would cross the cables.
+        LinkPairing.Local one = new LinkPairing.Local("0-1", new LocalAddress("thunderbolt0",
+                InetAddress.ofLiteral("169.254.0.2"), 16), InetAddress.ofLiteral("169.254.7.1"));
+        LinkPairing.Local two = new LinkPairing.Local("0-3", new LocalAddress("thunderbolt1",
+                InetAddress.ofLiteral("169.254.1.2"), 16), InetAddress.ofLiteral("169.254.3.1"));
+        List<TcpLinkEndpoint> published = List.of(theirs("0-1", "169.254.3.1", 16), theirs("0-3", "169.254.7.1", 16));
+        assertThat(LinkPairing.endpointFor(one, List.of(one, two), PEER, published).linkId()).isEqualTo("0-3");
+        assertThat(LinkPairing.endpointFor(two, List.of(one, two), PEER, published).linkId()).isEqualTo("0-1");
+    }
+
+    @Test
+    void aLinkLocalIpv6ListenerIsDialledThroughTheLocalLinksInterface() throws IOException {
+        java.net.Inet6Address mine = java.net.Inet6Address.getByAddress(null,
+                InetAddress.ofLiteral("fe80::1").getAddress(), 7);
+        LinkPairing.Local l = new LinkPairing.Local("0-1", new LocalAddress("thunderbolt0", mine, 64),
+                InetAddress.ofLiteral("fe80::2"));
+        TcpLinkEndpoint e = LinkPairing.endpointFor(l, List.of(l), PEER, List.of(theirs("0-9", "fe80::2", 64)));
+        assertThat(((java.net.Inet6Address) e.address()).getScopeId()).isEqualTo(7);
+        assertThat(e.address().getAddress()).isEqualTo(InetAddress.ofLiteral("fe80::2").getAddress());
+        assertThat(e.port()).isEqualTo(5000);
+    }
+
+    @Test
+    void aLinkLocalListenerWithoutALocalScopeIsRefusedByName() {
+        LinkPairing.Local l = new LinkPairing.Local("0-1", new LocalAddress("thunderbolt0",
+                InetAddress.ofLiteral("fe80::1"), 64), null);
+        assertThatThrownBy(() -> LinkPairing.endpointFor(l, List.of(l), PEER, List.of(theirs("0-9", "fe80::2", 64))))
+                .isInstanceOf(IOException.class).hasMessageContaining("no interface scope");
+    }
 }

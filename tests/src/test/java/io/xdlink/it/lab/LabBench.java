@@ -10,9 +10,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code xdlink bench} as a user runs it in the lab: the server in host a's namespace, then the client in host b's,
- * each a process of its own on the command line's main class, each with its host's fake sysfs tree; their output
- * goes to logs in {@code dir}.
+ * Starts {@code xdlink} commands as their own JVMs inside a lab host's namespace, with output to a log, and waits
+ * on what they print: the lab tests' way of running the command as a user would, on two hosts. {@link #run} runs
+ * one {@code xdlink bench} as a user does: the server in host a's namespace, then the client in host b's, each with
+ * its host's fake sysfs tree under {@code dir}.
  */
 final class LabBench {
     private final NetnsLab lab;
@@ -41,14 +42,14 @@ final class LabBench {
         client.addAll(clientOnly);
         Path serverLog = dir.resolve(name + "-server.log");
         Path clientLog = dir.resolve(name + "-client.log");
-        Process s = start(true, server, serverLog);
+        Process s = start(lab, true, server, serverLog);
         try {
-            waitFor(serverLog, "Waiting for client", s);
-            Process c = start(false, client, clientLog);
+            waitFor(serverLog, "Waiting for client", s, 120);
+            Process c = start(lab, false, client, clientLog);
             boolean clientDone = c.waitFor(240, TimeUnit.SECONDS);
             boolean serverDone = s.waitFor(60, TimeUnit.SECONDS);
-            String cout = Files.readString(clientLog);
-            String sout = Files.readString(serverLog);
+            String cout = read(clientLog);
+            String sout = read(serverLog);
             assertThat(clientDone && serverDone).as("finished in time; client:\n" + cout + "\nserver:\n" + sout)
                     .isTrue();
             assertThat(c.exitValue()).as("client:\n" + cout + "\nserver:\n" + sout).isZero();
@@ -61,7 +62,8 @@ final class LabBench {
         }
     }
 
-    private Process start(boolean hostA, List<String> args, Path log) throws IOException {
+    /** Starts {@code io.xdlink.cli.Main args} in host a's or b's namespace, output (both streams) to {@code log}. */
+    static Process start(NetnsLab lab, boolean hostA, List<String> args, Path log) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 "io.xdlink.cli.Main"));
@@ -70,17 +72,35 @@ final class LabBench {
                 .redirectOutput(log.toFile()).start();
     }
 
-    private static void waitFor(Path log, String text, Process p) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    /** Waits until {@code log} holds {@code text}; fails when the process ends first or the time runs out. */
+    static void waitFor(Path log, String text, Process p, long seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
             if (Files.exists(log) && Files.readString(log).contains(text)) {
                 return;
             }
             if (!p.isAlive()) {
-                throw new AssertionError("the server stopped: " + Files.readString(log));
+                throw new AssertionError("the process stopped before saying '" + text + "': " + read(log));
             }
-            Thread.sleep(50);
+            Thread.sleep(20);
         }
-        throw new AssertionError("the server never said '" + text + "': " + Files.readString(log));
+        throw new AssertionError("never said '" + text + "' within " + seconds + " s: " + read(log));
+    }
+
+    static String read(Path log) throws IOException {
+        return Files.exists(log) ? Files.readString(log) : "(no output)";
+    }
+
+    /**
+     * The process id of the JVM {@code ip netns exec} started for {@code p}: {@code ip} execs the command, so it
+     * is the same process.
+     */
+    static long pid(Process p) {
+        return p.pid();
+    }
+
+    /** Sends {@code signal} (STOP, CONT, KILL) to a process. */
+    static void signal(Process p, String signal) {
+        NetnsLab.exec("kill", "-" + signal, Long.toString(p.pid()));
     }
 }

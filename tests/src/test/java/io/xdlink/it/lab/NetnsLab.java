@@ -10,8 +10,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Two hosts, {@code a} and {@code b}, as network namespaces joined by {@code cables} veth pairs. Cable k is
- * {@code thunderbolt<k>} on both sides, 10.77.k.1 on a and 10.77.k.2 on b, shaped by a token bucket at
- * {@code rateMbit} in each direction (0: unshaped). Everything it creates it removes on {@link #close}, and a namespace left over by a
+ * {@code thunderbolt<k>} on both sides, addressed as {@link Addressing} says (by default 10.77.k.1/30 on a and
+ * 10.77.k.2/30 on b), shaped by a token bucket at {@code rateMbit} in each direction (0: unshaped). Everything it
+ * creates it removes on {@link #close}, and a namespace left over by a
  * killed run is removed before it is created again.
  */
 public final class NetnsLab implements AutoCloseable {
@@ -23,14 +24,39 @@ public final class NetnsLab implements AutoCloseable {
     private final int cables;
     private final long rateMbit;
     private final int mtu;
+    private final Addressing addressing;
     private boolean closed;
 
-    private NetnsLab(String tag, int cables, long rateMbit, int mtu) {
+    /** How users number the two ends of each cable, as thunderbolt-net set-ups in the field do. */
+    public enum Addressing {
+        /** A /30 per cable, 10.77.k.1 and 10.77.k.2: the other end follows from the prefix. */
+        P2P,
+        /** A /24 per cable, 10.78.k.1 and 10.78.k.2. */
+        S24,
+        /** NetworkManager's link-local IPv4: 169.254.k.1 and 169.254.k.2, all cables in one 169.254.0.0/16. */
+        LL,
+        /** No IPv4 at all: each end has only the IPv6 link-local address the kernel gives it. */
+        V6;
+
+        /** The IPv4 address and prefix of cable k's end on host a or b, or null for {@link #V6}. */
+        String ipv4(int k, boolean hostA) {
+            String x = hostA ? "1" : "2";
+            return switch (this) {
+                case P2P -> "10.77." + k + "." + x + "/30";
+                case S24 -> "10.78." + k + "." + x + "/24";
+                case LL -> "169.254." + k + "." + x + "/16";
+                case V6 -> null;
+            };
+        }
+    }
+
+    private NetnsLab(String tag, int cables, long rateMbit, int mtu, Addressing addressing) {
         this.a = "xdl" + tag + "a";
         this.b = "xdl" + tag + "b";
         this.cables = cables;
         this.rateMbit = rateMbit;
         this.mtu = mtu;
+        this.addressing = addressing;
     }
 
     /**
@@ -43,6 +69,11 @@ public final class NetnsLab implements AutoCloseable {
      * @param mtu      the interfaces' MTU (thunderbolt-net uses 65520)
      */
     public static NetnsLab create(String tag, int cables, long rateMbit, int mtu) {
+        return create(tag, cables, rateMbit, mtu, Addressing.P2P);
+    }
+
+    /** As {@link #create(String, int, long, int)}, with the cables addressed as {@code addressing} says. */
+    public static NetnsLab create(String tag, int cables, long rateMbit, int mtu, Addressing addressing) {
         if (!tag.matches("[a-z0-9]{1,6}")) {
             throw new IllegalArgumentException("tag must be 1-6 lower-case letters or digits: " + tag);
         }
@@ -50,7 +81,7 @@ public final class NetnsLab implements AutoCloseable {
         if (why != null) {
             unavailable(why);
         }
-        NetnsLab lab = new NetnsLab(tag, cables, rateMbit, mtu);
+        NetnsLab lab = new NetnsLab(tag, cables, rateMbit, mtu, addressing);
         try {
             lab.build();
         } catch (RuntimeException e) {
@@ -104,14 +135,23 @@ public final class NetnsLab implements AutoCloseable {
             run(true, "ip", "link", "add", ta, "netns", a, "type", "veth", "peer", "name", tb, "netns", b);
             run(true, "ip", "-n", a, "link", "set", ta, "name", ifname);
             run(true, "ip", "-n", b, "link", "set", tb, "name", ifname);
-            configure(a, ifname, address(k, true));
-            configure(b, ifname, address(k, false));
+            configure(a, ifname, addressing.ipv4(k, true));
+            configure(b, ifname, addressing.ipv4(k, false));
+        }
+        if (addressing == Addressing.V6) {
+            awaitLinkLocal();
         }
     }
 
     private void configure(String ns, String ifname, String address) {
         run(true, "ip", "-n", ns, "link", "set", ifname, "mtu", Integer.toString(mtu));
-        run(true, "ip", "-n", ns, "addr", "add", address + "/30", "dev", ifname);
+        if (address != null) {
+            run(true, "ip", "-n", ns, "addr", "add", address, "dev", ifname);
+        } else {
+            // IPv6 on, and no duplicate-address wait: the link-local address is usable as soon as the link is up.
+            run(false, "ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf." + ifname + ".disable_ipv6=0");
+            run(false, "ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf." + ifname + ".accept_dad=0");
+        }
         run(true, "ip", "-n", ns, "link", "set", ifname, "up");
         if (rateMbit <= 0) {
             return; // unshaped: the processors, not the cable, are the limit, as on a 20-40 Gb/s USB4 link
@@ -120,6 +160,53 @@ public final class NetnsLab implements AutoCloseable {
         // a 64 KiB frame always fits and the shaper, not its granularity, sets the rate.
         run(true, "tc", "-n", ns, "qdisc", "add", "dev", ifname, "root", "tbf", "rate", rateMbit + "mbit",
                 "burst", "1mb", "latency", "50ms");
+    }
+
+    /** Waits until every cable end has a link-local address that is no longer tentative. */
+    private void awaitLinkLocal() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (String ns : List.of(a, b)) {
+            for (int k = 0; k < cables; k++) {
+                while (true) {
+                    String out = run(true, "ip", "-n", ns, "-6", "-o", "addr", "show", "dev", interfaceName(k),
+                            "scope", "link");
+                    if (out.contains("fe80:") && !out.contains("tentative")) {
+                        break;
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException(ns + " " + interfaceName(k) + " has no usable link-local"
+                                + " address: " + out.strip());
+                    }
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted", e);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The address a client on host b gives to reach host a's bench server over cable 0: host a's IPv4 address on
+     * it, or its IPv6 link-local address scoped to {@code thunderbolt0}.
+     */
+    public String serverAddress() {
+        if (addressing != Addressing.V6) {
+            String v4 = addressing.ipv4(0, true);
+            return v4.substring(0, v4.indexOf('/'));
+        }
+        String out = run(true, "ip", "-n", a, "-6", "-o", "addr", "show", "dev", interfaceName(0), "scope", "link");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("inet6 (fe80:[0-9a-f:]+)/").matcher(out);
+        if (!m.find()) {
+            throw new IllegalStateException("no link-local address on " + a + " " + interfaceName(0) + ": " + out);
+        }
+        return m.group(1) + "%" + interfaceName(0);
+    }
+
+    public Addressing addressing() {
+        return addressing;
     }
 
     /** The interface name of cable k on either host. */

@@ -1,9 +1,11 @@
 package io.xdlink.it.lab;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@Tag("multiprocess")
 class NetnsLabTest {
 
     @Test

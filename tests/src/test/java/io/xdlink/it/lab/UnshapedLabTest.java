@@ -1,7 +1,9 @@
 package io.xdlink.it.lab;
 
 import org.junit.jupiter.api.AfterAll;
+import io.xdlink.it.stress.BusyLoops;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,7 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the limit, and {@code xdlink bench --baseline raw} puts xdlink beside a plain TCP socket between the same two
  * processes in one run. The ratios are printed with the tables; the floors asserted here are loose, for a cold pair
  * of JVMs on a shared machine: the benchmark, run as a user runs it, carries the targets (see README's figures).
+ * Under the stress pass's busy loops only the runs' completing is checked.
  */
+@Tag("multiprocess")
 class UnshapedLabTest {
     private static final Pattern RATIO = Pattern.compile("xdlink/raw (bandwidth|latency): ([0-9.]+)");
 
@@ -47,7 +51,9 @@ class UnshapedLabTest {
                 "--baseline", "raw", "--timeout", "60"), List.of());
         double ratio = ratio(o.clientOut(), "bandwidth");
         System.out.println("unshaped lab, write_bw 1 MiB: xdlink/raw " + ratio);
-        assertThat(ratio).as(o.clientOut()).isGreaterThanOrEqualTo(0.3);
+        if (!BusyLoops.active()) {
+            assertThat(ratio).as(o.clientOut()).isGreaterThanOrEqualTo(0.3);
+        }
         assertThat(ratio(o.serverOut(), "bandwidth")).as("the server prints the same ratio").isEqualTo(ratio);
     }
 
@@ -57,7 +63,9 @@ class UnshapedLabTest {
                 "--timeout", "60"), List.of());
         double ratio = ratio(o.clientOut(), "latency");
         System.out.println("unshaped lab, write_lat 2 B: xdlink/raw " + ratio);
-        assertThat(ratio).as(o.clientOut()).isLessThanOrEqualTo(5.0);
+        if (!BusyLoops.active()) {
+            assertThat(ratio).as(o.clientOut()).isLessThanOrEqualTo(5.0);
+        }
     }
 
     private static double ratio(String out, String kind) {
