@@ -3,7 +3,8 @@
  *
  * The shim uses the JVM already in the process when there is one (the host is a Java program), else starts one:
  * libjvm from XDLINK_JAVA_HOME, JAVA_HOME or the JDK the shim was built with (the first that is a JDK 25 or newer),
- * the class path from the jars beside this library. Either way it calls io.xdlink.ccl.abi.NativeBridge.install
+ * the class path from the jars beside this library (and the ahead-of-time cache beside them, when this JDK made it).
+ * Either way it calls io.xdlink.ccl.abi.NativeBridge.install
  * once, handing Java the addresses of xdl_register and xdl_log; Java answers by registering its upcall stubs
  * through xdl_register. Neither function is exported: the library's dynamic symbols are exactly the seven tables.
  *
@@ -184,6 +185,94 @@ static char *class_path_option(const char *dir) {
     }
     free(names);
     return cp;
+}
+
+/* ---- the ahead-of-time cache beside the jars ---- */
+
+#define AOT_CACHE_NAME "xdlink-plugin.aot"
+
+/* JAVA_RUNTIME_VERSION from $home/release ("25.0.3+9-LTS") into out; "" when there is none. */
+static void java_runtime_version(const char *home, char *out, size_t cap) {
+    out[0] = '\0';
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/release", home);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return;
+    }
+    char line[256];
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "JAVA_RUNTIME_VERSION=\"", 22) == 0) {
+            char *end = strchr(line + 22, '"');
+            if (end != NULL) {
+                *end = '\0';
+                snprintf(out, cap, "%s", line + 22);
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+static int newer(const struct timespec *a, const struct timespec *b) {
+    return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
+}
+
+/*
+ * Writes "-XX:AOTCache=<dir>/xdlink-plugin.aot" into out and returns 1 when the plugin directory holds a cache that
+ * the JDK at home made (the .jdk file beside it names that JDK's JAVA_RUNTIME_VERSION and real path, as
+ * aot/train.sh writes it) and no jar beside it is newer than the cache. Otherwise returns 0 and
+ * says why, for an INFO line: a cache from another JDK or older jars would at best be refused and at worst describe
+ * classes that changed since.
+ */
+static int aot_cache_option(const char *dir, const char *home, char *out, size_t cap, char *why, size_t why_cap) {
+    char cache[PATH_MAX];
+    snprintf(cache, sizeof cache, "%s/%s", dir, AOT_CACHE_NAME);
+    struct stat cst;
+    if (stat(cache, &cst) != 0) {
+        snprintf(why, why_cap, "no %s", cache);
+        return 0;
+    }
+    char stamp_path[PATH_MAX + 8];
+    snprintf(stamp_path, sizeof stamp_path, "%s.jdk", cache);
+    char stamp[2 * PATH_MAX] = "";
+    FILE *f = fopen(stamp_path, "r");
+    if (f != NULL) {
+        size_t got = fread(stamp, 1, sizeof stamp - 1, f);
+        stamp[got] = '\0';
+        fclose(f);
+    }
+    char version[128];
+    java_runtime_version(home, version, sizeof version);
+    char real_home[PATH_MAX];
+    if (realpath(home, real_home) == NULL) {
+        snprintf(real_home, sizeof real_home, "%s", home);
+    }
+    char expected[2 * PATH_MAX];
+    snprintf(expected, sizeof expected, "%s\n%s\n", version, real_home);
+    if (version[0] == '\0' || strcmp(stamp, expected) != 0) {
+        snprintf(why, why_cap, "%s was not made by the JDK at %s", cache, real_home);
+        return 0;
+    }
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, jar_filter, alphasort);
+    int stale = 0;
+    for (int i = 0; i < n; i++) {
+        char jar[PATH_MAX + 256];
+        struct stat jst;
+        snprintf(jar, sizeof jar, "%s/%s", dir, names[i]->d_name);
+        if (!stale && stat(jar, &jst) == 0 && newer(&jst.st_mtim, &cst.st_mtim)) {
+            snprintf(why, why_cap, "%s is older than %s", cache, jar);
+            stale = 1;
+        }
+        free(names[i]);
+    }
+    free(names);
+    if (stale) {
+        return 0;
+    }
+    snprintf(out, cap, "-XX:AOTCache=%s", cache);
+    return 1;
 }
 
 /* ---- finding a JDK ---- */
@@ -451,18 +540,30 @@ static void start_java(void) {
     char lib_option[PATH_MAX + 32];
     snprintf(lib_option, sizeof lib_option, "-Dxdlink.plugin.library=%s", so);
 
-    JavaVMOption options[4 + MAX_EXTRA_OPTIONS];
+    char aot_option[PATH_MAX + 32];
+    char aot_why[PATH_MAX * 2 + 64] = "";
+    int aot = aot_cache_option(dir, home, aot_option, sizeof aot_option, aot_why, sizeof aot_why);
+
+    JavaVMOption options[7 + MAX_EXTRA_OPTIONS];
     int n = 0;
     options[n++].optionString = cp;
     options[n++].optionString = "--enable-native-access=ALL-UNNAMED";
     /* The host owns SIGINT, SIGTERM and SIGHUP; Java must not turn them into its own shutdown. */
     options[n++].optionString = "-Xrs";
     options[n++].optionString = lib_option;
+    if (aot) {
+        /* Whatever the JVM still refuses (a damaged file, a moved directory), it skips in silence rather than
+         * printing into the host's output; XDLINK_JAVA_OPTIONS, which comes later, can turn the logging back on. */
+        options[n++].optionString = aot_option;
+        options[n++].optionString = "-Xlog:aot*=off";
+        options[n++].optionString = "-Xlog:cds*=off";
+    }
+    int fixed = n;
     char *extra = getenv("XDLINK_JAVA_OPTIONS") != NULL ? strdup(getenv("XDLINK_JAVA_OPTIONS")) : NULL;
     if (extra != NULL) {
         char *save = NULL;
         for (char *tok = strtok_r(extra, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save)) {
-            if (n == 4 + MAX_EXTRA_OPTIONS) {
+            if (n == fixed + MAX_EXTRA_OPTIONS) {
                 logf_c(CCL_LOG_WARN, "NET/xdlink : XDLINK_JAVA_OPTIONS has more than %d options; ignoring '%s' on",
                        MAX_EXTRA_OPTIONS, tok);
                 break;
@@ -488,7 +589,8 @@ static void start_java(void) {
         if (job.rc != 0) {
             fail("starting Java from %s failed: %s", home, job.why);
         } else {
-            logf_c(CCL_LOG_INFO, "NET/xdlink : started Java from %s with the jars in %s", home, dir);
+            logf_c(CCL_LOG_INFO, "NET/xdlink : started Java from %s with the jars in %s (%s%s)", home, dir,
+                   aot ? "offered the ahead-of-time cache " : "no ahead-of-time cache: ", aot ? aot_option + 13 : aot_why);
         }
     }
     free(extra);
