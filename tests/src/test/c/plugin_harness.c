@@ -9,7 +9,8 @@
  *   plugin_harness connect --speed MBPS --handle FILE             rank 1 of two processes (sends)
  *   plugin_harness pingpong --iterations N                          8-byte ping-pong latency through the tables
  *   plugin_harness netbench --rank 0|1 --handle FILE [--peer IP] [--sizes 65536,1048576,8388608] [--bytes N]
- *                  [--iterations N] [--rounds N]     the plugin between two processes beside a plain socket
+ *                  [--iterations N] [--rounds N] [--no-warmup]    the plugin between two processes beside a plain
+ *                  socket, after an unprinted warm-up round of an eighth of the bytes
  *
  * The plugin comes from NCCL_NET_PLUGIN (default libnccl-net.so), as NCCL finds it. Every check prints one line;
  * the last line is "harness: N passed, M failed" and the exit status is 0 only when nothing failed.
@@ -1104,7 +1105,7 @@ static int nb_socket_pingpong(nb_t *b, long iterations, double *rtt, int poll) {
 }
 
 static void run_netbench(int rank, const char *file, const char *peer_ip, const size_t *sizes, int nsizes,
-                         size_t bytes, long iterations, int rounds) {
+                         size_t bytes, long iterations, int rounds, int warmup) {
     plugin_t p = {.version = 12, .table = dlsym(plugin_lib, "ncclNetPlugin_v12")};
     nb_t b = {.p = &p, .rank = rank, .sock = -1};
     int ndev = 0;
@@ -1133,10 +1134,12 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
         return;
     }
     int ok = 1;
-    for (int round = 1; round <= rounds && ok; round++) {
+    /* Round 0 warms both ways up (the plugin's JVM starts cold) with an eighth of the bytes and is not printed. */
+    for (int round = warmup ? 0 : 1; round <= rounds && ok; round++) {
         for (int i = 0; i < nsizes && ok; i++) {
             size_t size = sizes[i];
-            long count = (long)((bytes + size - 1) / size);
+            size_t round_bytes = round == 0 ? bytes / 8 : bytes;
+            long count = (long)((round_bytes + size - 1) / size);
             double gbps[2];
             for (int way = 0; way < 2 && ok; way++) { /* 0: the plugin, 1: the plain socket */
                 ok = nb_barrier(&b) == 0;
@@ -1151,12 +1154,12 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
                     }
                 }
                 gbps[way] = (double)count * (double)size * 8.0 / ((now() - t0) * 1e9);
-                if (rank == 1 && way == 0) {
+                if (rank == 1 && way == 0 && round > 0) {
                     printf("netbench: round %d size %zu: isend answered not-yet %ld times for %ld messages\n",
                            round, size, b.isend_null, count);
                 }
             }
-            if (ok && rank == 0) {
+            if (ok && rank == 0 && round > 0) {
                 printf("netbench: round %d size %zu x %ld: xdlink %.2f Gb/s, socket %.2f Gb/s, ratio %.2f\n", round,
                        size, count, gbps[0], gbps[1], gbps[0] / gbps[1]);
             }
@@ -1170,7 +1173,7 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
                 lat[way] = nb_quantiles(rtt, iterations);
             }
         }
-        if (ok && rank == 0) {
+        if (ok && rank == 0 && round > 0) {
             printf("netbench: round %d 8-byte round trip over %ld: xdlink median %.1f us p99 %.1f us; socket blocking "
                    "median %.1f us p99 %.1f us; socket polling median %.1f us p99 %.1f us; ratio median %.2f "
                    "(blocking) %.2f (polling), p99 %.2f (blocking)\n", round, iterations, lat[0].median, lat[0].p99,
@@ -1235,7 +1238,7 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s threads|listen|connect|pingpong [--speed MBPS] [--handle FILE] "
                         "[--versions 12,11,...] [--pci] [--rccl] [--iterations N] [--rank R] [--peer IP] "
-                        "[--sizes S,...] [--bytes N] [--rounds N]\n", argv[0]);
+                        "[--sizes S,...] [--bytes N] [--rounds N] [--no-warmup]\n", argv[0]);
         return 2;
     }
     const char *mode = argv[1];
@@ -1243,7 +1246,7 @@ int main(int argc, char **argv) {
     int versions[7] = {12, 11, 10, 9, 8, 7, 6};
     const char *handle_file = NULL, *prefix = "libnccl-net";
     long iterations = 10000;
-    int rank = -1, nsizes = 3, rounds = 1;
+    int rank = -1, nsizes = 3, rounds = 1, warmup = 1;
     size_t sizes[NB_MAX_SIZES] = {65536, 1048576, 8388608}, bytes = (size_t)1 << 30;
     const char *peer = "127.0.0.1";
     for (int i = 2; i < argc; i++) {
@@ -1267,6 +1270,8 @@ int main(int argc, char **argv) {
             peer = argv[++i];
         } else if (strcmp(argv[i], "--bytes") == 0 && i + 1 < argc) {
             bytes = (size_t)atoll(argv[++i]);
+        } else if (strcmp(argv[i], "--no-warmup") == 0) {
+            warmup = 0;
         } else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
             rounds = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
@@ -1291,7 +1296,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "netbench needs --rank 0|1 and --handle FILE; sizes, bytes, iterations above 0\n");
             return 2;
         }
-        run_netbench(rank, handle_file, peer, sizes, nsizes, bytes, iterations, rounds);
+        run_netbench(rank, handle_file, peer, sizes, nsizes, bytes, iterations, rounds, warmup);
     } else if (strcmp(mode, "pingpong") == 0) {
         run_pingpong(iterations);
     } else {
