@@ -9,13 +9,14 @@
 #   netbench-lab.sh [--tag T] [--lab DIR/two-hosts.sh] [-- netbench options: --bytes N --iterations N --rounds N
 #                   --sizes S,...]
 #   XDLINK_PARAMS_EXTRA='ccl_idle_spins=100' netbench-lab.sh      adds plugin parameters on both hosts
+#   NETBENCH_PLUGIN=/path/libnccl-net-xdlink.so netbench-lab.sh    another build of the plugin
 set -eu
 here=$(cd "$(dirname "$0")" && pwd); repo=$(cd "$here/../../../.." && pwd)
 tag=nb; lab=$repo/../shared/lab/two-hosts.sh; port=47719
 while [ $# -gt 0 ]; do case $1 in
   --tag) tag=$2; shift 2;; --lab) lab=$2; shift 2;; --) shift; break;;
   *) echo "netbench-lab.sh: unknown option $1" >&2; exit 2;; esac; done
-so=$repo/ccl-plugin/target/xdlink-plugin/libnccl-net-xdlink.so
+so=${NETBENCH_PLUGIN:-$repo/ccl-plugin/target/xdlink-plugin/libnccl-net-xdlink.so}
 [ -f "$so" ] || { echo "netbench-lab.sh: no plugin at $so; build it first" >&2; exit 1; }
 java_home=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 work=$(mktemp -d /tmp/netbench-XXXXXX)
