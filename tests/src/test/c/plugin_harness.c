@@ -8,6 +8,9 @@
  *   plugin_harness listen  --speed MBPS --handle FILE             rank 0 of two processes (receives)
  *   plugin_harness connect --speed MBPS --handle FILE             rank 1 of two processes (sends)
  *   plugin_harness pingpong --iterations N                          8-byte ping-pong latency through the tables
+ *   plugin_harness netbench --rank 0|1 --handle FILE [--peer IP] [--sizes 65536,1048576,8388608] [--bytes N]
+ *                  [--iterations N] [--rounds N] [--no-warmup]    the plugin between two processes beside a plain
+ *                  socket, after an unprinted warm-up round of an eighth of the bytes
  *
  * The plugin comes from NCCL_NET_PLUGIN (default libnccl-net.so), as NCCL finds it. Every check prints one line;
  * the last line is "harness: N passed, M failed" and the exit status is 0 only when nothing failed. Every wait for
@@ -812,6 +815,399 @@ static void run_pingpong(long iterations) {
     h_finalize(&p);
 }
 
+/* ---- netbench: the plugin between two processes beside a plain socket between the same two ---- */
+
+/*
+ * Two processes (ranks 0 and 1), each loading the plugin as NCCL does, drive ncclNetPlugin_v12 the way NCCL's
+ * proxy drives a network: up to NB_INFLIGHT requests in flight, test() polling the oldest, one isend per message,
+ * and a sched_yield() after a pass that moved nothing. In turns with it, the same two processes move the same
+ * bytes over one plain TCP socket (TCP_NODELAY, blocking calls) that also carries the barriers between phases.
+ * Rank 1 sends, rank 0 receives, times from its barrier to the last byte and prints the table.
+ */
+#define NB_INFLIGHT 8
+#define NB_MAX_SIZES 8
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+
+typedef struct {
+    plugin_t *p;
+    int rank;
+    int sock;
+    void *sc, *rc;
+    long isend_null; /* isend calls answered "not yet" (NULL request) */
+} nb_t;
+
+static int nb_write_all(int fd, const void *b, size_t n) {
+    const char *c = b;
+    while (n > 0) {
+        ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
+        if (w <= 0) {
+            if (w < 0 && errno == EINTR) {
+                continue;
+            }
+            return -1;
+        }
+        c += w, n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int nb_read_all(int fd, void *b, size_t n, int poll) {
+    char *c = b;
+    while (n > 0) {
+        ssize_t r = recv(fd, c, n, poll ? MSG_DONTWAIT : MSG_WAITALL);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
+            continue;
+        }
+        if (r <= 0) {
+            return -1;
+        }
+        c += r, n -= (size_t)r;
+    }
+    return 0;
+}
+
+static int nb_barrier(nb_t *b) {
+    char x = 'b';
+    return nb_write_all(b->sock, &x, 1) == 0 && nb_read_all(b->sock, &x, 1, 0) == 0 ? 0 : -1;
+}
+
+static void nb_write_text(const char *path, const char *text) {
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (f != NULL) {
+        fputs(text, f);
+        fclose(f);
+        rename(tmp, path);
+    }
+}
+
+/* Rank 0 listens on an ephemeral port it writes to FILE.port; rank 1 reads it and connects to peer_ip. */
+static int nb_socket(int rank, const char *file, const char *peer_ip) {
+    char path[512];
+    snprintf(path, sizeof path, "%s.port", file);
+    int one = 1;
+    if (rank == 0) {
+        int l = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY), .sin_port = 0};
+        socklen_t len = sizeof a;
+        if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof a) != 0 || listen(l, 1) != 0
+            || getsockname(l, (struct sockaddr *)&a, &len) != 0) {
+            return -1;
+        }
+        char port[16];
+        snprintf(port, sizeof port, "%d\n", ntohs(a.sin_port));
+        nb_write_text(path, port);
+        int s = accept(l, NULL, NULL);
+        close(l);
+        if (s >= 0) {
+            setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        }
+        return s;
+    }
+    int port = 0;
+    for (int tries = 0; tries < 600 && port == 0; tries++) {
+        FILE *f = fopen(path, "r");
+        if (f != NULL) {
+            if (fscanf(f, "%d", &port) != 1) {
+                port = 0;
+            }
+            fclose(f);
+        }
+        if (port == 0) {
+            usleep(100000);
+        }
+    }
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    if (port == 0 || s < 0 || inet_pton(AF_INET, peer_ip, &a.sin_addr) != 1
+        || connect(s, (struct sockaddr *)&a, sizeof a) != 0) {
+        return -1;
+    }
+    setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return s;
+}
+
+/* Each rank listens, hands its handle over through FILE.r<rank>, then connects to the other while accepting. */
+static int nb_connect(nb_t *b, const char *file) {
+    plugin_t *p = b->p;
+    unsigned char mine[CCL_NET_HANDLE_MAXSIZE], theirs[CCL_NET_HANDLE_MAXSIZE];
+    char path[512];
+    void *lc = NULL;
+    if (h_listen(p, 0, mine, &lc) != ccl_success || lc == NULL) {
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s.r%d", file, b->rank);
+    write_handle_file(path, mine);
+    snprintf(path, sizeof path, "%s.r%d", file, 1 - b->rank);
+    if (read_handle_file(path, theirs) != 0) {
+        return -1;
+    }
+    b->sc = NULL, b->rc = NULL;
+    for (double t0 = now_s(); (b->sc == NULL || b->rc == NULL) && WITHIN(t0);) {
+        if (b->sc == NULL && h_connect(p, 0, theirs, &b->sc, NULL) != ccl_success) {
+            return -1;
+        }
+        if (b->rc == NULL && h_accept(p, lc, &b->rc, NULL) != ccl_success) {
+            return -1;
+        }
+        if (b->sc == NULL || b->rc == NULL) {
+            sched_yield();
+        }
+    }
+    h_close_listen(p, lc);
+    return b->sc != NULL && b->rc != NULL ? 0 : -1;
+}
+
+/* One message through the plugin: post (retrying "not yet") and return the request, or NULL on an error. */
+static void *nb_post(nb_t *b, int send, void *buf, size_t size, void *mh) {
+    void *req = NULL;
+    while (req == NULL) {
+        int st;
+        if (send) {
+            st = h_isend(b->p, b->sc, buf, size, 0, mh, &req);
+            if (req == NULL) {
+                b->isend_null++;
+            }
+        } else {
+            void *data[1] = {buf}, *mhs[1] = {mh};
+            size_t sizes[1] = {size};
+            int tags[1] = {0};
+            st = h_irecv(b->p, b->rc, 1, data, sizes, tags, mhs, &req);
+        }
+        if (st != ccl_success) {
+            return NULL;
+        }
+        if (req == NULL) {
+            sched_yield();
+        }
+    }
+    return req;
+}
+
+/* Streams count messages of size bytes with up to NB_INFLIGHT in flight, as a proxy does; 0 when all are done. */
+static int nb_stream(nb_t *b, int send, unsigned char *ring, size_t size, void *mh, long count) {
+    void *reqs[NB_INFLIGHT];
+    long posted = 0, done = 0;
+    while (done < count) {
+        int moved = 0;
+        if (posted < count && posted - done < NB_INFLIGHT) {
+            void *req = NULL;
+            int st;
+            unsigned char *buf = ring + (size_t)(posted % NB_INFLIGHT) * size;
+            if (send) {
+                st = h_isend(b->p, b->sc, buf, size, 0, mh, &req);
+                if (req == NULL) {
+                    b->isend_null++;
+                }
+            } else {
+                void *data[1] = {buf}, *mhs[1] = {mh};
+                size_t sizes[1] = {size};
+                int tags[1] = {0};
+                st = h_irecv(b->p, b->rc, 1, data, sizes, tags, mhs, &req);
+            }
+            if (st != ccl_success) {
+                return -1;
+            }
+            if (req != NULL) {
+                reqs[posted++ % NB_INFLIGHT] = req;
+                moved = 1;
+            }
+        }
+        if (done < posted) {
+            int d = 0;
+            if (h_test(b->p, reqs[done % NB_INFLIGHT], &d, NULL) != ccl_success) {
+                return -1;
+            }
+            if (d) {
+                done++;
+                moved = 1;
+            }
+        }
+        if (!moved) {
+            sched_yield();
+        }
+    }
+    return 0;
+}
+
+static int nb_wait(nb_t *b, void *req) {
+    int d = 0;
+    while (!d) {
+        if (req == NULL || h_test(b->p, req, &d, NULL) != ccl_success) {
+            return -1;
+        }
+        if (!d) {
+            sched_yield();
+        }
+    }
+    return 0;
+}
+
+static int cmp_double(const void *x, const void *y) {
+    double a = *(const double *)x, c = *(const double *)y;
+    return a < c ? -1 : a > c;
+}
+
+typedef struct {
+    double median, p99;
+} nb_lat_t;
+
+static nb_lat_t nb_quantiles(double *rtt, long n) {
+    qsort(rtt, (size_t)n, sizeof *rtt, cmp_double);
+    nb_lat_t q = {rtt[n / 2], rtt[(long)((double)(n - 1) * 0.99)]};
+    return q;
+}
+
+/* 8-byte round trips through the plugin; rank 0 times them (us). Receives are posted before they are needed. */
+static int nb_plugin_pingpong(nb_t *b, long iterations, double *rtt, unsigned char *sbuf, void *smh,
+                              unsigned char *rbuf, void *rmh) {
+    void *recv = nb_post(b, 0, rbuf, 8, rmh);
+    for (long i = -1000; i < iterations; i++) {
+        if (recv == NULL) {
+            return -1;
+        }
+        if (b->rank == 0) {
+            double t0 = now();
+            if (nb_wait(b, nb_post(b, 1, sbuf, 8, smh)) != 0 || nb_wait(b, recv) != 0) {
+                return -1;
+            }
+            double t1 = now();
+            if (i >= 0) {
+                rtt[i] = (t1 - t0) * 1e6;
+            }
+            recv = i + 1 < iterations ? nb_post(b, 0, rbuf, 8, rmh) : NULL;
+            if (i + 1 < iterations && recv == NULL) {
+                return -1;
+            }
+        } else {
+            if (nb_wait(b, recv) != 0) {
+                return -1;
+            }
+            recv = i + 1 < iterations ? nb_post(b, 0, rbuf, 8, rmh) : NULL;
+            if ((i + 1 < iterations && recv == NULL) || nb_wait(b, nb_post(b, 1, sbuf, 8, smh)) != 0) {
+                return -1;
+            }
+        }
+        if (i + 1 >= iterations) {
+            break;
+        }
+    }
+    return 0;
+}
+
+/* 8-byte round trips over the plain socket, blocking or polling (MSG_DONTWAIT spin). */
+static int nb_socket_pingpong(nb_t *b, long iterations, double *rtt, int poll) {
+    char m[8] = {0};
+    for (long i = -1000; i < iterations; i++) {
+        double t0 = now();
+        if (b->rank == 0) {
+            if (nb_write_all(b->sock, m, 8) != 0 || nb_read_all(b->sock, m, 8, poll) != 0) {
+                return -1;
+            }
+        } else if (nb_read_all(b->sock, m, 8, poll) != 0 || nb_write_all(b->sock, m, 8) != 0) {
+            return -1;
+        }
+        if (i >= 0) {
+            rtt[i] = (now() - t0) * 1e6;
+        }
+    }
+    return 0;
+}
+
+static void run_netbench(int rank, const char *file, const char *peer_ip, const size_t *sizes, int nsizes,
+                         size_t bytes, long iterations, int rounds, int warmup) {
+    plugin_t p = {.version = 12, .table = dlsym(plugin_lib, "ncclNetPlugin_v12")};
+    nb_t b = {.p = &p, .rank = rank, .sock = -1};
+    int ndev = 0;
+    if (p.table == NULL || h_init(&p, 0x4E42) != ccl_success || h_devices(&p, &ndev) != ccl_success || ndev < 1) {
+        check(0, "netbench: init and devices");
+        return;
+    }
+    b.sock = nb_socket(rank, file, peer_ip);
+    if (b.sock < 0 || nb_connect(&b, file) != 0) {
+        check(0, "netbench: plain socket and plugin comms connected (socket %d)", b.sock);
+        return;
+    }
+    size_t largest = 8;
+    for (int i = 0; i < nsizes; i++) {
+        largest = sizes[i] > largest ? sizes[i] : largest;
+    }
+    size_t ring_bytes = largest * NB_INFLIGHT;
+    unsigned char *ring = aligned_alloc(4096, ring_bytes);
+    unsigned char *sbuf = aligned_alloc(64, 64), *rbuf = aligned_alloc(64, 64);
+    double *rtt = calloc((size_t)iterations, sizeof(double));
+    memset(ring, rank + 1, ring_bytes);
+    void *ring_mh = NULL, *smh = NULL, *rmh = NULL;
+    if (h_reg(&p, rank == 1 ? b.sc : b.rc, ring, ring_bytes, &ring_mh) != ccl_success
+        || h_reg(&p, b.sc, sbuf, 64, &smh) != ccl_success || h_reg(&p, b.rc, rbuf, 64, &rmh) != ccl_success) {
+        check(0, "netbench: regMr");
+        return;
+    }
+    int ok = 1;
+    /* Round 0 warms both ways up (the plugin's JVM starts cold) with an eighth of the bytes and is not printed. */
+    for (int round = warmup ? 0 : 1; round <= rounds && ok; round++) {
+        for (int i = 0; i < nsizes && ok; i++) {
+            size_t size = sizes[i];
+            size_t round_bytes = round == 0 ? bytes / 8 : bytes;
+            long count = (long)((round_bytes + size - 1) / size);
+            double gbps[2];
+            for (int way = 0; way < 2 && ok; way++) { /* 0: the plugin, 1: the plain socket */
+                ok = nb_barrier(&b) == 0;
+                b.isend_null = 0;
+                double t0 = now();
+                if (way == 0) {
+                    ok = ok && nb_stream(&b, rank == 1, ring, size, ring_mh, count) == 0;
+                } else {
+                    for (long m = 0; ok && m < count; m++) {
+                        unsigned char *buf = ring + (size_t)(m % NB_INFLIGHT) * size;
+                        ok = (rank == 1 ? nb_write_all(b.sock, buf, size) : nb_read_all(b.sock, buf, size, 0)) == 0;
+                    }
+                }
+                gbps[way] = (double)count * (double)size * 8.0 / ((now() - t0) * 1e9);
+                if (rank == 1 && way == 0 && round > 0) {
+                    printf("netbench: round %d size %zu: isend answered not-yet %ld times for %ld messages\n",
+                           round, size, b.isend_null, count);
+                }
+            }
+            if (ok && rank == 0 && round > 0) {
+                printf("netbench: round %d size %zu x %ld: xdlink %.2f Gb/s, socket %.2f Gb/s, ratio %.2f\n", round,
+                       size, count, gbps[0], gbps[1], gbps[0] / gbps[1]);
+            }
+        }
+        nb_lat_t lat[3];
+        for (int way = 0; way < 3 && ok; way++) { /* the plugin, the socket blocking, the socket polling */
+            ok = nb_barrier(&b) == 0;
+            ok = ok && (way == 0 ? nb_plugin_pingpong(&b, iterations, rtt, sbuf, smh, rbuf, rmh)
+                                 : nb_socket_pingpong(&b, iterations, rtt, way == 2)) == 0;
+            if (ok) {
+                lat[way] = nb_quantiles(rtt, iterations);
+            }
+        }
+        if (ok && rank == 0 && round > 0) {
+            printf("netbench: round %d 8-byte round trip over %ld: xdlink median %.1f us p99 %.1f us; socket blocking "
+                   "median %.1f us p99 %.1f us; socket polling median %.1f us p99 %.1f us; ratio median %.2f "
+                   "(blocking) %.2f (polling), p99 %.2f (blocking)\n", round, iterations, lat[0].median, lat[0].p99,
+                   lat[1].median, lat[1].p99, lat[2].median, lat[2].p99, lat[0].median / lat[1].median,
+                   lat[0].median / lat[2].median, lat[0].p99 / lat[1].p99);
+        }
+    }
+    check(ok, "netbench: rank %d ran every phase", rank);
+    nb_barrier(&b);
+    h_dereg(&p, rank == 1 ? b.sc : b.rc, ring_mh);
+    h_dereg(&p, b.sc, smh);
+    h_dereg(&p, b.rc, rmh);
+    h_close_send(&p, b.sc);
+    h_close_recv(&p, b.rc);
+    close(b.sock);
+    h_finalize(&p);
+    free(ring), free(sbuf), free(rbuf), free(rtt);
+}
+
 /* ---- main ---- */
 
 static int parse_versions(const char *s, int *out) {
@@ -855,8 +1251,9 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     gethostname(hostname, sizeof hostname);
     if (argc < 2) {
-        fprintf(stderr, "usage: %s threads|listen|connect|pingpong [--speed MBPS] [--handle FILE] "
-                        "[--versions 12,11,...] [--pci] [--rccl] [--iterations N] [--deadline SECONDS]\n", argv[0]);
+        fprintf(stderr, "usage: %s threads|listen|connect|pingpong|netbench [--speed MBPS] [--handle FILE] "
+                        "[--versions 12,11,...] [--pci] [--rccl] [--iterations N] [--deadline SECONDS] [--rank R] "
+                        "[--peer IP] [--sizes S,...] [--bytes N] [--rounds N] [--no-warmup]\n", argv[0]);
         return 2;
     }
     const char *mode = argv[1];
@@ -864,6 +1261,9 @@ int main(int argc, char **argv) {
     int versions[7] = {12, 11, 10, 9, 8, 7, 6};
     const char *handle_file = NULL, *prefix = "libnccl-net";
     long iterations = 10000;
+    int rank = -1, nsizes = 3, rounds = 1, warmup = 1;
+    size_t sizes[NB_MAX_SIZES] = {65536, 1048576, 8388608}, bytes = (size_t)1 << 30;
+    const char *peer = "127.0.0.1";
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--speed") == 0 && i + 1 < argc) {
             speed = atoi(argv[++i]);
@@ -885,6 +1285,21 @@ int main(int argc, char **argv) {
             reopen = 0;
         } else if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
             iterations = atol(argv[++i]);
+        } else if (strcmp(argv[i], "--rank") == 0 && i + 1 < argc) {
+            rank = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--peer") == 0 && i + 1 < argc) {
+            peer = argv[++i];
+        } else if (strcmp(argv[i], "--bytes") == 0 && i + 1 < argc) {
+            bytes = (size_t)atoll(argv[++i]);
+        } else if (strcmp(argv[i], "--no-warmup") == 0) {
+            warmup = 0;
+        } else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+            rounds = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+            nsizes = 0;
+            for (char *c = argv[++i]; *c != '\0' && nsizes < NB_MAX_SIZES; c = strchr(c, ',') ? strchr(c, ',') + 1 : "") {
+                sizes[nsizes++] = (size_t)atoll(c);
+            }
         } else {
             fprintf(stderr, "unknown argument %s\n", argv[i]);
             return 2;
@@ -897,7 +1312,13 @@ int main(int argc, char **argv) {
     }
     int newest = find_newest();
     check(newest == 12, "the loader picks ncclNetPlugin_v12 first (got v%d)", newest);
-    if (strcmp(mode, "pingpong") == 0) {
+    if (strcmp(mode, "netbench") == 0) {
+        if ((rank != 0 && rank != 1) || handle_file == NULL || nsizes < 1 || bytes < 1 || iterations < 1) {
+            fprintf(stderr, "netbench needs --rank 0|1 and --handle FILE; sizes, bytes, iterations above 0\n");
+            return 2;
+        }
+        run_netbench(rank, handle_file, peer, sizes, nsizes, bytes, iterations, rounds, warmup);
+    } else if (strcmp(mode, "pingpong") == 0) {
         run_pingpong(iterations);
     } else {
         for (int i = 0; i < nversions; i++) {

@@ -45,7 +45,7 @@ public final class CclNets {
         Fabric fabric = opened.fabric();
         RailsDevices rails;
         try {
-            rails = new RailsDevices(fabric, params);
+            rails = new RailsDevices(fabric, params, "host".equals(opened.provider()));
         } catch (RuntimeException e) {
             fabric.close();
             throw CclException.system("cannot open rails over the " + opened.provider() + " fabric: "

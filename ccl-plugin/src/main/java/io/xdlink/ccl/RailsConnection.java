@@ -38,10 +38,13 @@ final class RailsConnection implements Connection {
     private int immediateDeficit;
     /** {@code ccl_drain_on_progress}: completions may be drained by the device thread that pushes them. */
     private final boolean drainOnProgress;
+    /** Steps the rails engine on the calling thread when it can (a real host's device in invoker mode). */
+    private final EngineTurn turn;
 
 
     RailsConnection(QueuePair qp, CompletionQueue sendCq, CompletionQueue cq, boolean receivesImmediates,
-                    boolean drainOnProgress) {
+                    boolean drainOnProgress, EngineTurn turn) {
+        this.turn = turn;
         this.drainOnProgress = drainOnProgress;
         this.qp = qp;
         this.cq = cq;
@@ -92,20 +95,28 @@ final class RailsConnection implements Connection {
 
     @Override
     public boolean postWrite(long workId, MemorySegment source, RegisteredMemory sourceMemory, RemoteBuffer target) {
-        return qp.postWrite(workId, region(sourceMemory), offset(sourceMemory, source), source.byteSize(),
-                target.address(), (int) target.remoteKey());
+        return posted(qp.postWrite(workId, region(sourceMemory), offset(sourceMemory, source), source.byteSize(),
+                target.address(), (int) target.remoteKey()));
+    }
+
+    /** A post that was taken leaves now, on this thread, when it can take the engine's turn. */
+    private boolean posted(boolean taken) {
+        if (taken) {
+            turn.step();
+        }
+        return taken;
     }
 
     @Override
     public boolean postWriteWithImmediate(long workId, MemorySegment source, RegisteredMemory sourceMemory,
                                           RemoteBuffer target, int immediate) {
-        return qp.postWriteWithImm(workId, region(sourceMemory), offset(sourceMemory, source), source.byteSize(),
-                target.address(), (int) target.remoteKey(), immediate);
+        return posted(qp.postWriteWithImm(workId, region(sourceMemory), offset(sourceMemory, source),
+                source.byteSize(), target.address(), (int) target.remoteKey(), immediate));
     }
 
     @Override
     public boolean postSend(long workId, RegisteredMemory memory, MemorySegment message) {
-        return qp.postSend(workId, region(memory), offset(memory, message), message.byteSize());
+        return posted(qp.postSend(workId, region(memory), offset(memory, message), message.byteSize()));
     }
 
     @Override
@@ -120,6 +131,7 @@ final class RailsConnection implements Connection {
     @Override
     public int poll(CompletionHandler handler, int max) {
         // Sends first: a receive end learns its advertisement left before it looks at the writes that answer it.
+        turn.step();
         Completion[] into = max >= batch.length ? batch : new Completion[Math.max(1, max)];
         int n = sendCq == cq ? 0 : sendCq.poll(into);
         if (n == 0) {

@@ -29,10 +29,15 @@ final class RailsDevice implements Device {
     /** {@code ccl_drain_on_progress}, for every connection this device makes. */
     private final boolean drainOnProgress;
 
-    /** One rails device with its protection domain. */
-    record End(io.xdlink.rails.verbs.Device device, ProtectionDomain pd) {
+    /** One rails device with its protection domain, and who may step its engine ({@link EngineTurn}). */
+    record End(io.xdlink.rails.verbs.Device device, ProtectionDomain pd, EngineTurn turn) {
+        /** A device whose engine runs on its own progress thread. */
         static End of(io.xdlink.rails.verbs.Device device) {
-            return new End(device, device.allocPd());
+            return of(device, EngineTurn.NONE);
+        }
+
+        static End of(io.xdlink.rails.verbs.Device device, EngineTurn turn) {
+            return new End(device, device.allocPd(), turn);
         }
 
         CompletionQueue newCq() {
@@ -95,7 +100,7 @@ final class RailsDevice implements Device {
                 CompletionQueue sendCq = spareSend;
                 spare = listenSide.newCq();
                 spareSend = listenSide.newCq();
-                return new RailsConnection(qp, sendCq, cq, true, drainOnProgress);
+                return new RailsConnection(qp, sendCq, cq, true, drainOnProgress, listenSide.turn());
             }
 
             @Override
@@ -139,7 +144,7 @@ final class RailsDevice implements Device {
                     return null;
                 }
                 handedOut = true;
-                return new RailsConnection(qp, cq, cq, false, drainOnProgress);
+                return new RailsConnection(qp, cq, cq, false, drainOnProgress, connectSide.turn());
             }
 
             @Override

@@ -20,17 +20,50 @@ final class RailsDevices implements Devices.Source {
     private final RailsDevice.End near;
     private final Fabric fabric;
     private final List<io.xdlink.rails.verbs.Device> owned = new ArrayList<>();
+    /** The engine turn of this host's device when the host's threads run it; {@link EngineTurn#NONE} otherwise. */
+    private final EngineTurn turn;
 
+    /** Devices whose engines run on progress threads of their own. */
     RailsDevices(Fabric fabric, Params params) {
+        this(fabric, params, false);
+    }
+
+    /**
+     * @param realHost the fabric's rails are TCP sockets to other hosts: this host's device runs in invoker mode and
+     *                 the host's calls step it ({@link EngineTurn}) unless {@code ccl_engine=thread}
+     */
+    RailsDevices(Fabric fabric, Params params, boolean realHost) {
         this.fabric = fabric;
         this.params = params;
-        this.near = RailsDevice.End.of(open(fabric));
+        if (realHost && "host".equals(params.get(CclParams.ENGINE))) {
+            io.xdlink.rails.verbs.Device d = open(fabric, true);
+            EngineTurn t;
+            try {
+                t = new EngineTurn(d.agent(), CclParams.standbyIdle(params), d.config().clock()::nanoTime);
+            } catch (RuntimeException | Error e) {
+                d.close();
+                throw e;
+            }
+            this.turn = t;
+            this.near = RailsDevice.End.of(d, t);
+        } else {
+            this.turn = EngineTurn.NONE;
+            this.near = RailsDevice.End.of(open(fabric, false));
+        }
     }
 
     private io.xdlink.rails.verbs.Device open(Fabric f) {
+        return open(f, false);
+    }
+
+    private io.xdlink.rails.verbs.Device open(Fabric f, boolean invoker) {
         // A rails device is named after its host, so a handle says which host is listening.
         DeviceConfig.Builder config = DeviceConfig.builder().id(f.localDomain()).settings(RailsSettings.from(params));
-        CclParams.idle(params).ifPresent(config::thread);
+        if (invoker) {
+            config.invoker();
+        } else {
+            CclParams.idle(params).ifPresent(config::thread);
+        }
         io.xdlink.rails.verbs.Device d = io.xdlink.rails.verbs.Device.open(f, config.build());
         owned.add(d);
         return d;
@@ -56,6 +89,8 @@ final class RailsDevices implements Devices.Source {
 
     @Override
     public void close() {
+        // The standby stops first: the device is then closed on this thread, which steps its engine last.
+        turn.close();
         for (io.xdlink.rails.verbs.Device d : owned.reversed()) {
             d.close();
         }

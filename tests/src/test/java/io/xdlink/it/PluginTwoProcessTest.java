@@ -111,4 +111,52 @@ class PluginTwoProcessTest {
         assertThat(a.exitValue()).as(both).isZero();
         assertThat(b.exitValue()).as(both).isZero();
     }
+
+    /**
+     * The benchmark mode (netbench-lab.sh runs it across the lab) stays runnable: both ranks connect the plugin and a
+     * plain socket, stream, ping-pong and close, and rank 0 prints its table. Nothing here depends on the speed.
+     */
+    @Test
+    void netbenchRunsBetweenTwoProcesses(@TempDir Path dir) throws Exception {
+        Path rootA = tree(Files.createDirectories(dir.resolve("a")), A, B);
+        Path rootB = tree(Files.createDirectories(dir.resolve("b")), B, A);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_DEADLINE_S);
+        Path handle = dir.resolve("handle");
+        Path address = dir.resolve("rank0.address");
+        Map<String, String> envA = new java.util.HashMap<>(Map.of("NCCL_NET_PLUGIN", NativeHarness.SO.toString(),
+                "JAVA_HOME", NativeHarness.JAVA_HOME));
+        Map<String, String> envB = new java.util.HashMap<>(envA);
+        envA.put("XDLINK_PARAMS", "host_root=" + rootA + " tcp_control_port=0 tcp_address_file=" + address);
+        Path outA = dir.resolve("rank0.log");
+        Path outB = dir.resolve("rank1.log");
+        String[] options = {"--handle", handle.toString(), "--sizes", "65536,1048576", "--bytes", "4194304",
+                "--iterations", "200"};
+        Process a = NativeHarness.start(envA, outA, concat(new String[]{"netbench", "--rank", "0"}, options));
+        // Rank 0's session listener takes a port from the kernel and publishes it; rank 1 dials what it says.
+        envB.put("XDLINK_PARAMS", "host_root=" + rootB + " tcp_control_port=0 tcp_peer_address="
+                + awaitFile(address, a, outA, deadline));
+        Process b = NativeHarness.start(envB, outB, concat(new String[]{"netbench", "--rank", "1"}, options));
+        boolean doneA = a.waitFor(300, TimeUnit.SECONDS);
+        boolean doneB = b.waitFor(60, TimeUnit.SECONDS);
+        if (!doneA || !doneB) {
+            a.destroyForcibly();
+            b.destroyForcibly();
+        }
+        String logA = Files.readString(outA, StandardCharsets.UTF_8);
+        String logB = Files.readString(outB, StandardCharsets.UTF_8);
+        String both = "rank 0:\n" + logA + "\nrank 1:\n" + logB;
+        assertThat(doneA && doneB).as(both).isTrue();
+        assertThat(logA).as(both).contains("netbench: round 1 size 65536 x 64: xdlink ")
+                .contains("netbench: round 1 size 1048576 x 4: xdlink ")
+                .contains("netbench: round 1 8-byte round trip over 200: xdlink median ")
+                .endsWith("harness: 2 passed, 0 failed\n");
+        assertThat(logB).as(both).contains("netbench: round 1 size 65536: isend answered not-yet ")
+                .endsWith("harness: 2 passed, 0 failed\n");
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
 }

@@ -1,0 +1,129 @@
+package io.xdlink.ccl;
+
+import io.xdlink.rails.Agent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EngineTurnTest {
+
+    /** Counts duty cycles, fails on one run inside another, and can hold a cycle until released. */
+    private static final class CountingAgent implements Agent {
+        final AtomicInteger cycles = new AtomicInteger();
+        final AtomicInteger nested = new AtomicInteger();
+        final AtomicInteger depth = new AtomicInteger();
+        volatile Runnable inside = () -> { };
+        volatile RuntimeException toThrow;
+
+        @Override
+        public int doWork() {
+            if (depth.incrementAndGet() > 1) {
+                nested.incrementAndGet();
+            }
+            try {
+                cycles.incrementAndGet();
+                inside.run();
+                RuntimeException t = toThrow;
+                if (t != null) {
+                    throw t;
+                }
+                return 0;
+            } finally {
+                depth.decrementAndGet();
+            }
+        }
+
+        @Override
+        public String roleName() {
+            return "test-engine";
+        }
+    }
+
+    private static EngineTurn turn(CountingAgent agent) {
+        // The standby sleeps 1 ms between idle cycles, so a test's own calls get the turn most of the time.
+        return new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime);
+    }
+
+    private static void sleepQuietly() {
+        try {
+            Thread.sleep(1);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    void theStandbyRunsTheEngineWhileNoCallerDoes() throws Exception {
+        CountingAgent agent = new CountingAgent();
+        try (EngineTurn t = turn(agent)) {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (agent.cycles.get() < 3 && System.nanoTime() < until) {
+                Thread.sleep(1);
+            }
+            assertThat(agent.cycles.get()).isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void aCallerStepsTheEngineItselfAndNeverInsideACycle() {
+        CountingAgent agent = new CountingAgent();
+        try (EngineTurn t = turn(agent)) {
+            // A completion produced inside a cycle drains an end, whose poll steps again: that step does nothing.
+            agent.inside = t::step;
+            int before = agent.cycles.get();
+            for (int i = 0; i < 100; i++) {
+                t.step();
+            }
+            assertThat(agent.cycles.get() - before).isPositive();
+            assertThat(agent.nested.get()).isZero();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aCallerNeverWaitsForTheTurn() throws Exception {
+        CountingAgent agent = new CountingAgent();
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (EngineTurn t = turn(agent)) {
+            agent.inside = () -> {
+                holding.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue(); // the standby holds the turn now
+            int before = agent.cycles.get();
+            t.step(); // waited for the turn, it would never return: the standby lets go only after it did
+            assertThat(agent.cycles.get()).isEqualTo(before);
+            agent.inside = () -> { };
+            release.countDown();
+        }
+    }
+
+    @Test
+    void anEngineFailureStaysInsideTheTurn() {
+        CountingAgent agent = new CountingAgent();
+        agent.toThrow = new IllegalStateException("engine broke");
+        try (EngineTurn t = turn(agent)) {
+            for (int i = 0; i < 10; i++) {
+                t.step();
+            }
+            assertThat(t.lastError()).hasMessage("engine broke");
+        }
+    }
+
+    @Test
+    void noneStepsNothingAndClosesQuietly() {
+        EngineTurn.NONE.step();
+        EngineTurn.NONE.close();
+        assertThat(EngineTurn.NONE.lastError()).isNull();
+    }
+}

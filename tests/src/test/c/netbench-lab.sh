@@ -1,0 +1,40 @@
+#!/bin/bash
+# The plugin between two hosts as NCCL's proxy drives it, beside a plain socket between the same two processes:
+# builds plugin_harness, brings up the two-host lab (two network namespaces, one unshaped veth cable, a sysfs copy
+# per host) under its own tag, runs `plugin_harness netbench` as rank 0 in one namespace and rank 1 in the other,
+# prints rank 0's table (Gb/s at each size, 8-byte round trip median and p99, and the ratios) and rank 1's count of
+# isends answered "not yet", and takes the lab down. Needs root, gcc and a built plugin
+# (./mvnw -pl ccl-plugin -am package -DskipTests).
+#
+#   netbench-lab.sh [--tag T] [--lab DIR/two-hosts.sh] [-- netbench options: --bytes N --iterations N --rounds N
+#                   --sizes S,...]
+#   XDLINK_PARAMS_EXTRA='ccl_idle_spins=100' netbench-lab.sh      adds plugin parameters on both hosts
+#   NETBENCH_PLUGIN=/path/libnccl-net-xdlink.so netbench-lab.sh    another build of the plugin
+set -eu
+here=$(cd "$(dirname "$0")" && pwd); repo=$(cd "$here/../../../.." && pwd)
+tag=nb; lab=$repo/../shared/lab/two-hosts.sh; port=47719
+while [ $# -gt 0 ]; do case $1 in
+  --tag) tag=$2; shift 2;; --lab) lab=$2; shift 2;; --) shift; break;;
+  *) echo "netbench-lab.sh: unknown option $1" >&2; exit 2;; esac; done
+so=${NETBENCH_PLUGIN:-$repo/ccl-plugin/target/xdlink-plugin/libnccl-net-xdlink.so}
+[ -f "$so" ] || { echo "netbench-lab.sh: no plugin at $so; build it first" >&2; exit 1; }
+java_home=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+work=$(mktemp -d /tmp/netbench-XXXXXX)
+trap '"$lab" down --tag "$tag"; rm -rf "$work"' EXIT
+gcc -std=c11 -O2 -g -Wall -Wextra -Werror -I"$repo/ccl-plugin/src/main/c" -o "$work/plugin_harness" \
+  "$here/plugin_harness.c" -ldl -lpthread
+"$lab" up --tag "$tag" > "$work/lab.log"
+hosts=/tmp/two-hosts-$tag
+run() { # namespace rank params...
+  local ns=$1 rank=$2 params=$3; shift 3
+  ip netns exec "$ns" env -i PATH=/usr/bin:/bin JAVA_HOME="$java_home" NCCL_NET_PLUGIN="$so" \
+    XDLINK_PARAMS="$params ${XDLINK_PARAMS_EXTRA:-}" timeout 600 "$work/plugin_harness" netbench --rank "$rank" \
+    --handle "$work/h" "$@" > "$work/rank$rank.log" 2>&1
+}
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+run "$tag-a" 0 "host_root=$hosts/a tcp_control_port=$port" "$@" & r0=$!
+run "$tag-b" 1 "host_root=$hosts/b tcp_peer_address=10.77.0.1:$port" --peer 10.77.0.1 "$@" || true
+wait $r0 || true
+grep -h -e '^netbench' -e '^FAIL' -e '^harness' -e 'WARN' "$work/rank0.log" "$work/rank1.log"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+grep -q '^harness: .* 0 failed' "$work/rank0.log" && grep -q '^harness: .* 0 failed' "$work/rank1.log"
