@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The side that runs the test, as perftest's client does: it hands the server its settings, connects the queue pairs
@@ -54,7 +55,7 @@ final class BenchClient extends BenchSide {
         ep.remote(ready.getHex("addr"), (int) ready.getLong("rkey", Integer.MIN_VALUE, Integer.MAX_VALUE));
         ep.connect(handle, s.qps(), s.timeout());
         // The server's device is named after its host: when that host's session heartbeat stops, say so now.
-        java.util.function.Supplier<String> gone = lostPeer("server", handle::device);
+        Supplier<String> gone = lostPeer("server", handle::device);
         rv.watch(gone);
         ep.watch(gone);
         dev.away(() -> rv.barrier("connected"));

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The side that waits, as perftest's server does: its device and listener are up before the client arrives, it runs
@@ -87,7 +88,7 @@ final class BenchServer extends BenchSide {
                                     String bindAddress) {
         ep.accept(listener, s.qps(), s.timeout());
         BenchDevice dev = ep.bench();
-        java.util.function.Supplier<String> gone = lostPeer("client", ep.qps().getFirst()::peerDevice);
+        Supplier<String> gone = lostPeer("client", ep.qps().getFirst()::peerDevice);
         rv.watch(gone);
         ep.watch(gone);
         dev.away(() -> rv.barrier("connected"));

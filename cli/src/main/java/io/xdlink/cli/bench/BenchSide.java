@@ -9,6 +9,7 @@ import io.xdlink.rails.verbs.DeviceConfig;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /** What the client and the server share: opening the device, the banner, and the results' life after the table. */
 abstract class BenchSide {
@@ -26,10 +27,9 @@ abstract class BenchSide {
      * What a waiting side asks about the other: why the fabric counts the {@code role}'s host as lost (its session's
      * heartbeat stopped), or null while it does not.
      */
-    protected java.util.function.Supplier<String> lostPeer(String role,
-                                                           java.util.function.Supplier<java.util.UUID> host) {
+    protected Supplier<String> lostPeer(String role, Supplier<UUID> host) {
         return () -> {
-            java.util.UUID h = host.get();
+            UUID h = host.get();
             return h == null ? null : fabric.peerLost(h).map(why -> "lost the " + role + ": " + why).orElse(null);
         };
     }

@@ -51,8 +51,9 @@ final class NcclTable {
         // Every simulated host lives in this one process.
         long pid = ProcessHandle.current().pid();
         for (int h = 0; h < cluster.hostCount(); h++) {
-            out.printf(Locale.ROOT, "#  Rank %2d Group  0 Pid %6d on %10s device  0 [sim] xdlink:%s%n", h, pid,
-                    "host" + h, String.join(",xdlink:", cluster.neighbours(h).stream().map(n -> "host" + n).toList()));
+            // Named as the plugin names a device to a peer: no ':', which NCCL's interface lists split on.
+            out.printf(Locale.ROOT, "#  Rank %2d Group  0 Pid %6d on %10s device  0 [sim] xdlink-%s%n", h, pid,
+                    "host" + h, String.join(",xdlink-", cluster.neighbours(h).stream().map(n -> "host" + n).toList()));
         }
         for (SimCable c : cluster.cables()) {
             out.printf(Locale.ROOT, "#  %-8s %s <-> %s  %s%s%n", c.name(), c.hostA().name(), c.hostB().name(),
