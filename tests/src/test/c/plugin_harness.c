@@ -963,23 +963,26 @@ static int nb_connect(nb_t *b, const char *file) {
     return b->sc != NULL && b->rc != NULL ? 0 : -1;
 }
 
+/* Posts one isend or irecv of size bytes once; *req stays NULL when the plugin says "not yet". */
+static int nb_try_post(nb_t *b, int send, void *buf, size_t size, void *mh, void **req) {
+    if (send) {
+        int st = h_isend(b->p, b->sc, buf, size, 0, mh, req);
+        if (*req == NULL) {
+            b->isend_null++;
+        }
+        return st;
+    }
+    void *data[1] = {buf}, *mhs[1] = {mh};
+    size_t sizes[1] = {size};
+    int tags[1] = {0};
+    return h_irecv(b->p, b->rc, 1, data, sizes, tags, mhs, req);
+}
+
 /* One message through the plugin: post (retrying "not yet") and return the request, or NULL on an error. */
 static void *nb_post(nb_t *b, int send, void *buf, size_t size, void *mh) {
     void *req = NULL;
     while (req == NULL) {
-        int st;
-        if (send) {
-            st = h_isend(b->p, b->sc, buf, size, 0, mh, &req);
-            if (req == NULL) {
-                b->isend_null++;
-            }
-        } else {
-            void *data[1] = {buf}, *mhs[1] = {mh};
-            size_t sizes[1] = {size};
-            int tags[1] = {0};
-            st = h_irecv(b->p, b->rc, 1, data, sizes, tags, mhs, &req);
-        }
-        if (st != ccl_success) {
+        if (nb_try_post(b, send, buf, size, mh, &req) != ccl_success) {
             return NULL;
         }
         if (req == NULL) {
@@ -997,20 +1000,8 @@ static int nb_stream(nb_t *b, int send, unsigned char *ring, size_t size, void *
         int moved = 0;
         if (posted < count && posted - done < NB_INFLIGHT) {
             void *req = NULL;
-            int st;
             unsigned char *buf = ring + (size_t)(posted % NB_INFLIGHT) * size;
-            if (send) {
-                st = h_isend(b->p, b->sc, buf, size, 0, mh, &req);
-                if (req == NULL) {
-                    b->isend_null++;
-                }
-            } else {
-                void *data[1] = {buf}, *mhs[1] = {mh};
-                size_t sizes[1] = {size};
-                int tags[1] = {0};
-                st = h_irecv(b->p, b->rc, 1, data, sizes, tags, mhs, &req);
-            }
-            if (st != ccl_success) {
+            if (nb_try_post(b, send, buf, size, mh, &req) != ccl_success) {
                 return -1;
             }
             if (req != NULL) {

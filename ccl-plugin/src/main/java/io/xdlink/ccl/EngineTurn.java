@@ -2,6 +2,7 @@ package io.xdlink.ccl;
 
 import io.xdlink.rails.Agent;
 import io.xdlink.rails.IdleStrategy;
+import io.xdlink.rails.agent.ThreadJoin;
 
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -95,16 +96,6 @@ final class EngineTurn implements AutoCloseable {
         if (standby == null) {
             return;
         }
-        boolean interrupted = false;
-        while (standby.isAlive() && Thread.currentThread() != standby) {
-            try {
-                standby.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        ThreadJoin.uninterruptibly(standby);
     }
 }

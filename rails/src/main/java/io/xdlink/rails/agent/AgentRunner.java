@@ -122,19 +122,6 @@ public final class AgentRunner implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        if (Thread.currentThread() == thread) {
-            return;
-        }
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        ThreadJoin.uninterruptibly(thread);
     }
 }

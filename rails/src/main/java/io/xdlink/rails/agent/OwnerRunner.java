@@ -152,16 +152,6 @@ public final class OwnerRunner implements AutoCloseable {
     public void close() {
         closed = true;
         LockSupport.unpark(standby);
-        boolean interrupted = false;
-        while (standby.isAlive() && Thread.currentThread() != standby) {
-            try {
-                standby.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        ThreadJoin.uninterruptibly(standby);
     }
 }
