@@ -90,8 +90,7 @@ final class BenchClient extends BenchSide {
         List<BenchResult> raw = List.of();
         if (s.baselineRaw()) {
             raw = dev.away(() -> {
-                rv.barrier("raw");
-                List<BenchResult> r = RawBaseline.client(s, host, RawBaseline.port(port));
+                List<BenchResult> r = RawBaseline.client(s, host, RawBaseline.askPort(rv));
                 for (BenchResult row : r) {
                     BenchRecord.parse(rv.exchange(row.toRecord().format()), "OK");
                 }

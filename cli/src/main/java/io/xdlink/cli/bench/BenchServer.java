@@ -116,7 +116,16 @@ final class BenchServer extends BenchSide {
             ServerSocketChannel ss = RawBaseline.listen(bindAddress, RawBaseline.port(rv.localPort()));
             List<BenchResult> raw = new ArrayList<>();
             dev.away(() -> {
-                rv.barrier("raw");
+                rv.serve(t -> {
+                    if (t.startsWith("ERROR")) {
+                        BenchRecord.parse(t, "SYNC"); // throws what the peer reported
+                    }
+                    if (!t.equals("SYNC raw")) {
+                        throw new BenchException("the peer is out of step: expected its raw baseline step, got '"
+                                + Rendezvous.abbreviate(t) + "'");
+                    }
+                    return RawBaseline.portRecord(ss);
+                });
                 RawBaseline.server(ss, s);
                 for (int i = 0; i < s.sizes().size(); i++) {
                     raw.add(BenchResult.parse(BenchRecord.parse(rv.serve(t -> "OK"), "RESULT"), s.unit()));

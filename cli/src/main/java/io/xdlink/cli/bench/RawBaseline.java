@@ -32,13 +32,40 @@ final class RawBaseline {
     /** Opens the server's listening socket before the barrier, so the client never races it. */
     static ServerSocketChannel listen(String bindAddress, int port) {
         try {
-            ServerSocketChannel ss = ServerSocketChannel.open();
+            return bind(bindAddress, port);
+        } catch (java.net.BindException taken) {
+            // Something else holds the rendezvous port + 1 (on one host, any socket's ephemeral port may): take a
+            // free one instead; the client learns it from the server's RAW record.
+            try {
+                return bind(bindAddress, 0);
+            } catch (IOException e) {
+                throw new BenchException("cannot listen for the raw baseline: " + e.getMessage());
+            }
+        } catch (IOException e) {
+            throw new BenchException("cannot listen for the raw baseline on port " + port + ": " + e.getMessage());
+        }
+    }
+
+    private static ServerSocketChannel bind(String bindAddress, int port) throws IOException {
+        ServerSocketChannel ss = ServerSocketChannel.open();
+        try {
             ss.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             ss.bind(bindAddress == null ? new InetSocketAddress(port) : new InetSocketAddress(bindAddress, port), 1);
             return ss;
         } catch (IOException e) {
-            throw new BenchException("cannot listen for the raw baseline on port " + port + ": " + e.getMessage());
+            ss.close();
+            throw e;
         }
+    }
+
+    /** The server's answer to the client's "raw" step: the port its baseline listens on. */
+    static String portRecord(ServerSocketChannel ss) {
+        return BenchRecord.of("RAW").with("port", ss.socket().getLocalPort()).format();
+    }
+
+    /** The client's half of the "raw" step: asks the server where its baseline listens. */
+    static int askPort(Rendezvous rv) {
+        return (int) BenchRecord.parse(rv.exchange("SYNC raw"), "RAW").getLong("port", 1, 65535);
     }
 
     /** The client's baseline run, one row per size. */
