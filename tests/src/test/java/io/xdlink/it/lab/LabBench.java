@@ -91,14 +91,6 @@ final class LabBench {
         return Files.exists(log) ? Files.readString(log) : "(no output)";
     }
 
-    /**
-     * The process id of the JVM {@code ip netns exec} started for {@code p}: {@code ip} execs the command, so it
-     * is the same process.
-     */
-    static long pid(Process p) {
-        return p.pid();
-    }
-
     /** Sends {@code signal} (STOP, CONT, KILL) to a process. */
     static void signal(Process p, String signal) {
         NetnsLab.exec("kill", "-" + signal, Long.toString(p.pid()));
