@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One parameter, declared once: everything the registry, the parsers, {@code xdlink params} and the README table
+ * One parameter, declared once: everything the registry, the parsers, {@code xdlink params} and the documented table
  * know about it comes from here.
  *
  * @param name        canonical name, lower case, {@code [a-z][a-z0-9_]*}, at most 32 characters
@@ -37,7 +37,7 @@ public record ParamSpec<T>(String name, List<String> aliases, List<String> depre
         if (description == null || description.isBlank() || description.contains("\n") || description.contains("|")) {
             throw new IllegalArgumentException(name + ": the description must be one line without '|'");
         }
-        // The default must be a value the type admits, or the README would document an impossible default.
+        // The default must be a value the type admits, or the parameter table would document an impossible default.
         type.parse(type.format(defaultValue));
     }
 

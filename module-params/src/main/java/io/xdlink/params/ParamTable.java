@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The parameter table, rendered from the registry: as Markdown for README.md (between {@value #BEGIN} and
+ * The parameter table, rendered from the registry: as Markdown for docs/parameters.md (between {@value #BEGIN} and
  * {@value #END}) and as aligned text for {@code xdlink params}. Both come from the same specs, so the documentation
  * cannot name a parameter the code does not have.
  */
 public final class ParamTable {
-    /** Marks the start of the generated table in README.md. */
+    /** Marks the start of the generated table in docs/parameters.md. */
     public static final String BEGIN = "<!-- params:begin -->";
     /** Marks its end. */
     public static final String END = "<!-- params:end -->";
@@ -90,7 +90,7 @@ public final class ParamTable {
     }
 
     /**
-     * README text with the table between the markers replaced by {@code table}.
+     * Markdown text (docs/parameters.md) with the table between the markers replaced by {@code table}.
      *
      * @throws IllegalArgumentException when the markers are missing or out of order
      */
@@ -98,7 +98,7 @@ public final class ParamTable {
         int begin = readme.indexOf(BEGIN);
         int end = readme.indexOf(END);
         if (begin < 0 || end < begin) {
-            throw new IllegalArgumentException("README has no " + BEGIN + " ... " + END + " section");
+            throw new IllegalArgumentException("the file has no " + BEGIN + " ... " + END + " section");
         }
         return readme.substring(0, begin + BEGIN.length()) + "\n" + table + readme.substring(end);
     }
@@ -112,7 +112,7 @@ public final class ParamTable {
         int begin = readme.indexOf(BEGIN);
         int end = readme.indexOf(END);
         if (begin < 0 || end < begin) {
-            throw new IllegalArgumentException("README has no " + BEGIN + " ... " + END + " section");
+            throw new IllegalArgumentException("the file has no " + BEGIN + " ... " + END + " section");
         }
         String inside = readme.substring(begin + BEGIN.length(), end);
         return inside.startsWith("\n") ? inside.substring(1) : inside;

@@ -6,8 +6,9 @@
  * precedence, the defaults, a configuration file in modprobe.d syntax, the {@code XDLINK_PARAMS} environment variable
  * and explicit values, into {@link io.xdlink.params.Params}; an unknown name or a bad value is an error naming where
  * it came from, because a silently ignored {@code ring_size=} is how a driver in the field came to look broken.
- * {@link io.xdlink.params.ParamTable} renders the registry as the README table and as {@code xdlink params}. The
- * sub-packages read modprobe.d files as kmod does ({@code modprobe}), check other drivers' option lines for names the
- * kernel would ignore ({@code check}) and plan DMA rings against the memory a host has ({@code dma}).
+ * {@link io.xdlink.params.ParamTable} renders the registry as the documented table (docs/parameters.md) and as
+ * {@code xdlink params}. The sub-packages read modprobe.d files as kmod does ({@code modprobe}), check other drivers'
+ * option lines for names the kernel would ignore ({@code check}) and plan DMA rings against the memory a host has
+ * ({@code dma}).
  */
 package io.xdlink.params;

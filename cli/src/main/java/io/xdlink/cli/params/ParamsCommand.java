@@ -34,7 +34,7 @@ import java.util.concurrent.Callable;
                         + "$XDLINK_CONFIG names) with lines 'options xdlink name=value ...'; $XDLINK_PARAMS "
                         + "('name=value name=value'); values given by a command or the plugin."})
 public final class ParamsCommand implements Callable<Integer> {
-    /** The largest README --update reads; the real one is tens of kilobytes. */
+    /** The largest file --update reads; the real parameter page is tens of kilobytes. */
     private static final int MAX_README = 4 << 20;
 
     private final Map<String, String> environment;
@@ -43,11 +43,12 @@ public final class ParamsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--markdown", description = "Print the parameter table as Markdown, as README.md shows it.")
+    @Option(names = "--markdown",
+            description = "Print the parameter table as Markdown, as docs/parameters.md shows it.")
     boolean markdown;
 
     @Option(names = "--update", paramLabel = "FILE", description = "With --markdown: replace the table between the "
-            + "params markers in FILE (README.md) instead of printing it.")
+            + "params markers in FILE (docs/parameters.md) instead of printing it.")
     String update;
 
     public ParamsCommand() {

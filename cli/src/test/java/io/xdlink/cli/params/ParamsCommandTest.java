@@ -272,25 +272,26 @@ class ParamsCommandTest {
     }
 
     @Test
-    void readmeTableMatchesTheRegistry() throws IOException {
-        Path readme = findReadme();
-        String inReadme = ParamTable.section(Files.readString(readme));
+    void documentedTableMatchesTheRegistry() throws IOException {
+        Path page = findParameterPage();
+        String documented = ParamTable.section(Files.readString(page));
         String generated = ParamTable.markdown(ParamRegistry.load());
-        assertThat(inReadme)
-                .as("README.md's parameter table is out of date; regenerate it from the repository root with: "
-                        + "./xdlink params --markdown --update README.md")
+        assertThat(documented)
+                .as("docs/parameters.md's parameter table is out of date; regenerate it from the repository root with: "
+                        + "./xdlink params --markdown --update docs/parameters.md")
                 .isEqualTo(generated);
     }
 
-    /** The repository's README.md: the nearest one above the module's directory, next to mvnw. */
-    private static Path findReadme() {
+    /** The repository's docs/parameters.md: the nearest one above the module's directory, next to mvnw. */
+    private static Path findParameterPage() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null) {
-            if (Files.isRegularFile(dir.resolve("README.md")) && Files.isRegularFile(dir.resolve("mvnw"))) {
-                return dir.resolve("README.md");
+            Path page = dir.resolve("docs").resolve("parameters.md");
+            if (Files.isRegularFile(page) && Files.isRegularFile(dir.resolve("mvnw"))) {
+                return page;
             }
             dir = dir.getParent();
         }
-        throw new AssertionError("no README.md next to mvnw above " + Path.of("").toAbsolutePath());
+        throw new AssertionError("no docs/parameters.md next to mvnw above " + Path.of("").toAbsolutePath());
     }
 }

@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The lab as a user meets it on a real USB4 link: one cable with no shaper, so the processors, not the cable, are
  * the limit, and {@code xdlink bench --baseline raw} puts xdlink beside a plain TCP socket between the same two
  * processes in one run. The ratios are printed with the tables; the floors asserted here are loose, for a cold pair
- * of JVMs on a shared machine: the benchmark, run as a user runs it, carries the targets (see README's figures).
- * Under the stress pass's busy loops only the runs' completing is checked.
+ * of JVMs on a shared machine: the benchmark, run as a user runs it, carries the targets (see the figures in
+ * docs/benchmarks.md). Under the stress pass's busy loops only the runs' completing is checked.
  */
 @Tag("multiprocess")
 class UnshapedLabTest {
