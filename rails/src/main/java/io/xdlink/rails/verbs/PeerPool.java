@@ -335,6 +335,11 @@ final class PeerPool {
     // ---------------------------------------------------------------- control out
 
     void nak(int peerQpn, int msn, NakReason reason) {
+        // As with a disconnect: what this side completed before the refused message goes first, or the peer would
+        // flush requests whose bytes had in fact arrived (their ACK may be waiting for the next duty cycle).
+        if (!dirty.isEmpty()) {
+            ackNow = true;
+        }
         outbox.add(new Control(Opcode.NAK, 0, peerQpn, msn, 0, 0, reason, null));
         engine.nakFramesQueued++;
     }
@@ -376,10 +381,10 @@ final class PeerPool {
         while (!outbox.isEmpty()) {
             Control c = outbox.peek();
             Rail r;
+            if ((c.op() == Opcode.DISCONNECT || c.op() == Opcode.NAK) && (ackNow || !dirty.isEmpty())) {
+                break; // the ACK goes first: the NAK or disconnect waits for it to be sent
+            }
             if (c.op() == Opcode.DISCONNECT) {
-                if (ackNow || !dirty.isEmpty()) {
-                    break; // the ACK goes first: the disconnect waits for it to be sent
-                }
                 // Behind the last ACK on its rail (frames on one rail arrive in order), unless that rail is gone.
                 r = ackVia != null && ackVia.isUp() && ackVia.pool == this ? ackVia : controlRail();
                 if (r == null || !r.canSendControl()) {
@@ -458,9 +463,14 @@ final class PeerPool {
     /** {@code frames} data frames arrived, one of them asking for an ACK at once if {@code ackRequest}. */
     void onDataReceived(int frames, boolean ackRequest, long now) {
         dataSinceAck += frames;
-        if (dataSinceAck >= engine.settings.ackEveryFrames()) {
+        int every = engine.settings.ackEveryFrames();
+        if (dataSinceAck >= 2 * every) {
             ackNow = true;
-        } else if (ackRequest) {
+        } else if (ackRequest || dataSinceAck >= every) {
+            // Due at the next duty cycle's start, so it leaves in one write with whatever the host posts meanwhile
+            // (a ping-pong's answer) instead of in a write of its own that wakes the peer once more per message:
+            // a message of ack_every_frames and a little more would otherwise fill the count one frame before its
+            // end. A stream still gets an ACK within each duty cycle or every 2 * ack_every_frames frames.
             ackAsked = true;
         } else if (ackDueAt == Long.MAX_VALUE) {
             ackDueAt = now + engine.settings.ackDelayNanos();

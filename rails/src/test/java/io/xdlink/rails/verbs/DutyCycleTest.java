@@ -8,6 +8,8 @@ import io.xdlink.rails.inmemory.InMemoryRailPair;
 import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
@@ -73,38 +75,53 @@ class DutyCycleTest {
         return new TwoDevices(List.of(out[0]), List.of(out[1]), RailsSettings.defaults(), 42);
     }
 
-    @Test
-    void aPingPongReplyCarriesTheAckItsRequestAskedForInOneFlush() throws Exception {
+    /**
+     * 4 bytes fit one frame; 64 KiB take more frames than {@code ack_every_frames}, whose count must not send the
+     * ACK on its own just before the answer.
+     */
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {4, 65536})
+    void aPingPongReplyCarriesTheAckItsRequestAskedForInOneFlush(int size) throws Exception {
         RecordedRail[] rails = new RecordedRail[2];
         try (TwoDevices t = recorded(rails).connect(); Arena arena = Arena.ofShared()) {
-            MemoryRegion atA = t.pdA.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-            MemoryRegion atB = t.pdB.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion atA = t.pdA.register(arena.allocate(2L * size), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion atB = t.pdB.register(arena.allocate(2L * size), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             t.settle(1_000_000_000L); // whatever the connection owed is sent and acknowledged
             rails[0].takeFlushes();
             rails[1].takeFlushes();
             int rounds = 50;
+            int last = size - 4; // the marker goes in the message's last word, which lands last
+            int frames = -1;
             for (int round = 1; round <= rounds; round++) {
                 // B writes to A; A answers with a write as soon as it sees the bytes, as perftest's latency test does.
-                atB.segment().set(ValueLayout.JAVA_INT, 0, round);
-                assertThat(t.qpB.postWrite(round, atB, 0, 4, atA.address(), atA.rkey())).isTrue();
+                atB.segment().set(ValueLayout.JAVA_INT, last, round);
+                assertThat(t.qpB.postWrite(round, atB, 0, size, atA.address(), atA.rkey())).isTrue();
                 t.b.agent().doWork();
                 List<Integer> pings = rails[1].takeFlushes();
                 assertThat(pings).as("round %d: B's request leaves in the cycle it was posted in", round)
-                        .isNotEmpty();
-                while (atA.segment().get(ValueLayout.JAVA_INT, 0) != round) {
+                        .hasSize(1);
+                if (round == 1) {
+                    frames = pings.getFirst(); // the data frames alone: B owed nothing yet
+                } else {
+                    assertThat(pings).as("round %d: B's request and the ACK A asked for, one flush", round)
+                            .containsExactly(frames + 1);
+                }
+                while (atA.segment().get(ValueLayout.JAVA_INT, last) != round) {
                     t.a.agent().doWork();
                 }
                 List<Integer> beforeAnswer = rails[0].takeFlushes();
                 assertThat(beforeAnswer).as("round %d: A sends nothing between the arrival and its answer", round)
                         .isEmpty();
-                atA.segment().set(ValueLayout.JAVA_INT, 32, round);
-                assertThat(t.qpA.postWrite(round, atA, 32, 4, atB.address() + 32, atB.rkey())).isTrue();
+                atA.segment().set(ValueLayout.JAVA_INT, size + last, round);
+                assertThat(t.qpA.postWrite(round, atA, size, size, atB.address() + size, atB.rkey())).isTrue();
                 t.a.agent().doWork();
                 assertThat(rails[0].takeFlushes()).as("round %d: the answer and the ACK B asked for, one flush",
-                        round).containsExactly(2);
-                while (atB.segment().get(ValueLayout.JAVA_INT, 32) != round) {
+                        round).containsExactly(frames + 1);
+                while (atB.segment().get(ValueLayout.JAVA_INT, size + last) != round) {
                     t.b.agent().doWork();
                 }
+                assertThat(rails[1].takeFlushes()).as("round %d: B sends nothing between the answer and its next "
+                        + "request", round).isEmpty();
             }
             assertThat(t.a.stats().ackFramesSent()).isEqualTo(rounds);
             for (int i = 0; i < rounds; i++) {
