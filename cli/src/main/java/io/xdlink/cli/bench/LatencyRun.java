@@ -19,13 +19,16 @@ final class LatencyRun {
 
     /** Unmeasured round trips a warm-up makes, and most bytes it moves each way. */
     static final long WARM_UP_ROUNDS = 20_000;
-    static final long WARM_UP_BYTES = 256L << 20;
+    static final long WARM_UP_BYTES = 2L << 30;
 
     /**
      * Unmeasured round trips before the first size's measured ones ({@code --perform_warm_up}): enough for the
      * compiler to have finished with the path (in the two-host lab a 2-byte ping-pong after 1000 warm-up round trips
      * took 75 us typical, after 20000 13 us against the socket's 11), bounded by bytes for large messages; none in
      * duration mode, whose own margins leave the start out. Both sides work it out from the settings they agreed on.
+     * The count matters more than the bytes: the compiler finishes a message's path after so many messages, not so
+     * many bytes (a 64 KiB ping-pong after 4096 rounds took 92 us typical, after 20000 67 us), so the bound by bytes
+     * (2 GiB each way) only trims sizes from 128 KiB up.
      */
     static long warmUpRounds(BenchSettings s, long size) {
         if (s.durationMode()) {
