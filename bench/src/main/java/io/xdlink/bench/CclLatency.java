@@ -5,6 +5,8 @@ import io.xdlink.ccl.CclNet;
 import io.xdlink.ccl.CclNets;
 import io.xdlink.ccl.abi.NativeBridge;
 
+import picocli.CommandLine;
+
 import java.lang.foreign.Arena;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -153,11 +155,47 @@ public final class CclLatency {
         PingPongSide[] pair() throws Throwable;
     }
 
+    /** The harness's options, with their defaults. */
+    @CommandLine.Command(
+            description = "The 8-byte ping-pong through the plugin's native table beside the Java API, in turns.")
+    static final class Args {
+        @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "prints this help")
+        boolean help;
+        @CommandLine.Option(names = "--rounds", paramLabel = "N", description = "measured rounds (default 100)")
+        int rounds = 100;
+        @CommandLine.Option(names = "--round-trips", paramLabel = "N",
+                description = "round trips per way per round (default 500)")
+        int trips = 500;
+        @CommandLine.Option(names = "--warmup-rounds", paramLabel = "N",
+                description = "rounds not counted (default 5)")
+        int warmups = 5;
+        @CommandLine.Option(names = "--calls", paramLabel = "N",
+                description = "test() calls per way per round (default 20000)")
+        int calls = 20000;
+
+        /** Parsed and checked; null when only usage help was asked for. */
+        static Args parse(String[] args) {
+            Args a = new Args();
+            if (!HarnessArgs.parse("CclLatency", a, args)) {
+                return null;
+            }
+            HarnessArgs.atLeast("--rounds", a.rounds, 1);
+            HarnessArgs.atLeast("--round-trips", a.trips, 1);
+            HarnessArgs.atLeast("--warmup-rounds", a.warmups, 0);
+            HarnessArgs.atLeast("--calls", a.calls, 1);
+            return a;
+        }
+    }
+
     public static void main(String[] args) throws Throwable {
-        int rounds = option(args, "--rounds", 100);
-        int trips = option(args, "--round-trips", 500);
-        int warmups = option(args, "--warmup-rounds", 5);
-        int calls = option(args, "--calls", 20000);
+        Args a = HarnessArgs.orExit(() -> Args.parse(args));
+        if (a == null) {
+            return;
+        }
+        int rounds = a.rounds;
+        int trips = a.trips;
+        int warmups = a.warmups;
+        int calls = a.calls;
         String params = System.getenv().getOrDefault("XDLINK_PARAMS", "");
         String loadBefore = Quantiles.loadAverage();
 
@@ -292,34 +330,5 @@ public final class CclLatency {
         void line(String format, Object... args) {
             System.out.println(String.format(Locale.ROOT, format, args));
         }
-    }
-
-    private static final java.util.List<String> OPTIONS =
-            java.util.List.of("--rounds", "--round-trips", "--warmup-rounds", "--calls");
-
-    /** The value of {@code --name N}, else the fallback; an unknown option or a bad number is an error naming it. */
-    private static int option(String[] args, String name, int fallback) {
-        int value = fallback;
-        for (int i = 0; i < args.length; i += 2) {
-            if (!OPTIONS.contains(args[i])) {
-                throw new IllegalArgumentException("unknown option " + args[i] + "; known: " + OPTIONS);
-            }
-            if (i + 1 == args.length) {
-                throw new IllegalArgumentException(args[i] + " needs a value");
-            }
-            if (!args[i].equals(name)) {
-                continue;
-            }
-            try {
-                value = Integer.parseInt(args[i + 1]);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(name + " is not a number: " + args[i + 1], e);
-            }
-            int min = name.equals("--warmup-rounds") ? 0 : 1;
-            if (value < min) {
-                throw new IllegalArgumentException(name + " must be at least " + min + ", got " + value);
-            }
-        }
-        return value;
     }
 }

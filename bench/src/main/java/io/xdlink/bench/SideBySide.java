@@ -1,5 +1,7 @@
 package io.xdlink.bench;
 
+import picocli.CommandLine;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -128,29 +130,32 @@ final class SideBySide {
 
     /** {@code --rounds}, {@code --ops} per way per round, {@code --warmup-rounds}; anything else is an error naming it. */
     record Options(int rounds, int ops, int warmups) {
-        private static final List<String> NAMES = List.of("--rounds", "--ops", "--warmup-rounds");
 
-        static Options parse(String[] args, int rounds, int ops, int warmups) {
-            int[] v = {rounds, ops, warmups};
-            for (int i = 0; i < args.length; i += 2) {
-                int k = NAMES.indexOf(args[i]);
-                if (k < 0) {
-                    throw new IllegalArgumentException("unknown option " + args[i] + "; known: " + NAMES);
-                }
-                if (i + 1 == args.length) {
-                    throw new IllegalArgumentException(args[i] + " needs a value");
-                }
-                try {
-                    v[k] = Integer.parseInt(args[i + 1]);
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException(args[i] + " is not a number: " + args[i + 1], e);
-                }
-                int min = k == 2 ? 0 : 1;
-                if (v[k] < min) {
-                    throw new IllegalArgumentException(args[i] + " must be at least " + min + ", got " + v[k]);
-                }
+        /** What picocli fills: the harness's defaults, then what the arguments name. */
+        @CommandLine.Command(
+                description = "Runs the ways in turn, round after round, and prints each way's figures side by side.")
+        private static final class Args {
+            @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "prints this help")
+            boolean help;
+            @CommandLine.Option(names = "--rounds", paramLabel = "N", description = "measured rounds")
+            int rounds;
+            @CommandLine.Option(names = "--ops", paramLabel = "N", description = "operations per way per round")
+            int ops;
+            @CommandLine.Option(names = "--warmup-rounds", paramLabel = "N", description = "rounds not counted")
+            int warmups;
+        }
+
+        /** The options {@code args} give over the defaults; null when only usage help was asked for. */
+        static Options parse(String harness, String[] args, int rounds, int ops, int warmups) {
+            Args a = new Args();
+            a.rounds = rounds;
+            a.ops = ops;
+            a.warmups = warmups;
+            if (!HarnessArgs.parse(harness, a, args)) {
+                return null;
             }
-            return new Options(v[0], v[1], v[2]);
+            return new Options(HarnessArgs.atLeast("--rounds", a.rounds, 1), HarnessArgs.atLeast("--ops", a.ops, 1),
+                    HarnessArgs.atLeast("--warmup-rounds", a.warmups, 0));
         }
     }
 }

@@ -20,7 +20,10 @@ public final class SimBandwidth {
     }
 
     public static void main(String[] args) throws Exception {
-        SideBySide.Options o = SideBySide.Options.parse(args, 40, 256, 40);
+        SideBySide.Options o = HarnessArgs.orExit(() -> SideBySide.Options.parse("SimBandwidth", args, 40, 256, 40));
+        if (o == null) {
+            return;
+        }
         for (int mib : new int[] {1, 16}) {
             run(mib, new SideBySide.Options(o.rounds(), Math.max(1, o.ops() / mib), o.warmups()));
         }

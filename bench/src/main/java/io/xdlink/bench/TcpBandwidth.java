@@ -18,7 +18,10 @@ public final class TcpBandwidth {
     }
 
     public static void main(String[] args) throws Exception {
-        SideBySide.Options o = SideBySide.Options.parse(args, 30, 256, 3);
+        SideBySide.Options o = HarnessArgs.orExit(() -> SideBySide.Options.parse("TcpBandwidth", args, 30, 256, 3));
+        if (o == null) {
+            return;
+        }
         TcpBandwidthBench bench = new TcpBandwidthBench();
         TcpBandwidthBench.PlainBlast plain = new TcpBandwidthBench.PlainBlast();
         TcpBandwidthBench.PolledBlast polled = new TcpBandwidthBench.PolledBlast();

@@ -18,7 +18,10 @@ public final class TcpLatency {
     }
 
     public static void main(String[] args) throws Exception {
-        SideBySide.Options o = SideBySide.Options.parse(args, 60, 2000, 5);
+        SideBySide.Options o = HarnessArgs.orExit(() -> SideBySide.Options.parse("TcpLatency", args, 60, 2000, 5));
+        if (o == null) {
+            return;
+        }
         TcpLatencyBench bench = new TcpLatencyBench();
         TcpLatencyBench.PlainPingPong plain = new TcpLatencyBench.PlainPingPong();
         TcpLatencyBench.RailPingPong rail = new TcpLatencyBench.RailPingPong();
