@@ -11,6 +11,8 @@ import java.lang.foreign.Arena;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Locale;
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ThreadMXBean;
 
 /**
  * The 8-byte ping-pong through the plugin's native {@code ncclNetPlugin_v12} table beside the same ping-pong through
@@ -35,9 +37,9 @@ import java.util.Locale;
  */
 public final class CclLatency {
     static final double TARGET_US = 2.0;
-    private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final com.sun.management.OperatingSystemMXBean OS =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final OperatingSystemMXBean OS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private CclLatency() {
     }

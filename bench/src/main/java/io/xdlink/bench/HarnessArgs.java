@@ -1,6 +1,7 @@
 package io.xdlink.bench;
 
 import picocli.CommandLine;
+import java.util.function.Supplier;
 
 /**
  * The side-by-side harnesses' arguments, parsed with picocli as the command line's are: an unknown option, a value
@@ -15,7 +16,7 @@ final class HarnessArgs {
      * A main's parse: what {@code parse} returns, or, when it refuses the arguments, their one-line reason on
      * standard error and exit status 2 (a stack trace says nothing more to someone who mistyped an option).
      */
-    static <T> T orExit(java.util.function.Supplier<T> parse) {
+    static <T> T orExit(Supplier<T> parse) {
         try {
             return parse.get();
         } catch (IllegalArgumentException e) {

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.lang.management.ManagementFactory;
 
 /**
  * Runs the TCP comparisons in one JMH run and prints each as a ratio of two figures measured side by side: bandwidth
@@ -64,7 +65,7 @@ public final class Ratios {
         System.out.println();
         // Every figure here is wall-clock: on a machine with more runnable threads than cores they say little.
         System.out.printf(Locale.ROOT, "load average %.2f on %d processors%n",
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                 Runtime.getRuntime().availableProcessors());
         for (Target t : TARGETS) {
             RunResult cand = byName.get(t.candidate());

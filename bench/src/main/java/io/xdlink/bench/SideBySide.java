@@ -5,6 +5,9 @@ import picocli.CommandLine;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * Runs several ways of doing the same operation in one process, taking turns in rounds, each round in a rotated
@@ -22,8 +25,8 @@ final class SideBySide {
     record Way(String name, Op op) {
     }
 
-    private static final com.sun.management.OperatingSystemMXBean OS =
-            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    private static final OperatingSystemMXBean OS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /** Per way: every operation's nanoseconds, round after round. */
     private final long[][] samples;
@@ -113,7 +116,7 @@ final class SideBySide {
     }
 
     /** The per-round values of {@code f}, sorted, for quartiles. */
-    double[] perRound(java.util.function.IntToDoubleFunction f) {
+    double[] perRound(IntToDoubleFunction f) {
         double[] v = new double[options.rounds()];
         for (int r = 0; r < v.length; r++) {
             v[r] = f.applyAsDouble(r);

@@ -24,6 +24,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.HashMap;
 
 /**
  * The simulator's bandwidth, side by side in one run; each operation moves one message ({@code bytes}, one
@@ -192,7 +193,7 @@ public class SimBandwidthBench {
             // The rail's credit window as large as the loopback's 4096-frame rings (ring_size's default): 3.4 ms of
             // frames at 40 Gb/s rather than the default window's 0.85 ms, so an engine thread kept off the processor
             // for a millisecond by other work on the machine does not stop the cable.
-            Map<String, String> params = new java.util.HashMap<>(link(rateMbps));
+            Map<String, String> params = new HashMap<>(link(rateMbps));
             params.put("rail_window_frames", "4096");
             pair = new SimDevicePair(params, MESSAGE, PACED_DEPTH, false);
         }

@@ -29,6 +29,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Two rails devices in this process joined by one loopback cable ({@code loopback=1} and the given link
@@ -96,7 +97,7 @@ final class SimDevicePair implements AutoCloseable {
         qpA = connected;
         MemorySegment s = arena.allocate(size, 4096);
         for (long i = 0; i < size; i += 8) {
-            s.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
+            s.set(ValueLayout.JAVA_LONG_UNALIGNED, i, i * 0x9E3779B97F4A7C15L);
         }
         src = pdA.register(s);
         dst = pdB.register(arena.allocate(size, 4096), Access.LOCAL_WRITE, Access.REMOTE_WRITE);

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.openjdk.jmh.results.Result;
 
 /**
  * Runs {@link SimBandwidthBench} in one JMH run and prints each simulator target beside what it is measured
@@ -137,7 +138,7 @@ public final class SimRatios {
      * {@link SimBandwidthBench.Split} counters summed over the measurement.
      */
     static double[] besideRates(RunResult r) {
-        Map<String, org.openjdk.jmh.results.Result> aux = r.getSecondaryResults();
+        Map<String, Result> aux = r.getSecondaryResults();
         double writeBytes = aux.get("writeBytes").getScore();
         double writeNanos = aux.get("writeNanos").getScore();
         double copyBytes = aux.get("copyBytes").getScore();

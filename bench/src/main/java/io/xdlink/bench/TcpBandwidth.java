@@ -1,6 +1,7 @@
 package io.xdlink.bench;
 
 import java.util.List;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * Bandwidth over 127.0.0.1 in one run ({@link SideBySide}), one mebibyte per operation: a plain socket blast with
@@ -75,7 +76,7 @@ public final class TcpBandwidth {
         }
     }
 
-    private static void ratioLine(SideBySide s, int way, String against, java.util.function.IntToDoubleFunction base) {
+    private static void ratioLine(SideBySide s, int way, String against, IntToDoubleFunction base) {
         double[] ratio = s.perRound(r -> base.applyAsDouble(r) / s.roundTotal(way, r));
         double median = Quantiles.quantile(ratio, 0.5);
         TcpLatency.line("  %s over %s, per round: median %.1f%%, quartiles %.1f%% .. %.1f%% (target >= %.0f%%): %s",

@@ -25,6 +25,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
+import java.nio.channels.SelectionKey;
 
 /**
  * Bandwidth over 127.0.0.1, one mebibyte per operation, side by side: a plain socket blasting the bytes with
@@ -169,7 +170,7 @@ public class TcpBandwidthBench {
 
     @Benchmark
     public void plainSocketBlastPolled(PolledBlast s) throws IOException {
-        TcpIdleStrategy.wakeOn(s.pair.a(), java.nio.channels.SelectionKey.OP_WRITE);
+        TcpIdleStrategy.wakeOn(s.pair.a(), SelectionKey.OP_WRITE);
         s.message.clear();
         while (s.message.hasRemaining()) {
             int n = s.pair.a().write(s.message);

@@ -7,6 +7,7 @@ import io.xdlink.xdomain.LinkState;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The analytic bound on bus bandwidth, and the cable that sets it. A cable's payload rate per direction is what its
@@ -81,7 +82,7 @@ public record Bound(double gbps, List<String> cables, String link, boolean unifo
     public String describe() {
         String who = uniform ? "every cable alike (" + link + ")"
                 : String.join(", ", cables) + " (" + link + ")";
-        return String.format(java.util.Locale.ROOT, "%.2f GB/s, set by %s", gbps, who);
+        return String.format(Locale.ROOT, "%.2f GB/s, set by %s", gbps, who);
     }
 
     private static double rate(long negotiatedMbps, long capMbps) {

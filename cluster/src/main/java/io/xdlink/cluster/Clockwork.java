@@ -10,6 +10,7 @@ import io.xdlink.xdomain.VirtualScheduler;
 
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.List;
 
 /**
  * How time passes in a simulated cluster. In virtual time one {@link VirtualTimeDriver} steps every host's rails
@@ -70,7 +71,7 @@ sealed interface Clockwork extends AutoCloseable {
 
         @Override
         public Device open(DeviceConfig.Builder config) {
-            Device d = Device.open(config.clock(scheduler).invoker().build(), java.util.List.of());
+            Device d = Device.open(config.clock(scheduler).invoker().build(), List.of());
             driver.add(d.agent());
             return d;
         }
@@ -122,7 +123,7 @@ sealed interface Clockwork extends AutoCloseable {
 
         @Override
         public Device open(DeviceConfig.Builder config) {
-            return Device.open(config.clock(scheduler).build(), java.util.List.of());
+            return Device.open(config.clock(scheduler).build(), List.of());
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.xdlink.cluster;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Arrays;
 
 /**
  * One collective as nccl-tests runs it on every host: its buffers laid out as nccl-tests lays them (in place, an
@@ -131,7 +132,7 @@ public final class CollectiveRun {
      */
     public long corrupted(long size, boolean inPlace) {
         boolean[] all = new boolean[cluster.hostCount()];
-        java.util.Arrays.fill(all, true);
+        Arrays.fill(all, true);
         return wrong(size, inPlace, all, true);
     }
 

@@ -3,6 +3,7 @@ package io.xdlink.cluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.Arrays;
 
 /**
  * nccl-tests' measuring loop over a {@link SimCluster}: sizes from {@code minBytes} to {@code maxBytes} by
@@ -140,7 +141,7 @@ public record PerfRun(Collective collective, DataType type, RedOp op, int root, 
             }
             if (checkPending) {
                 boolean[] all = new boolean[n];
-                java.util.Arrays.fill(all, true);
+                Arrays.fill(all, true);
                 wrong = run.wrong(size, inPlace, all);
                 checkPending = false;
             }
@@ -168,7 +169,7 @@ public record PerfRun(Collective collective, DataType type, RedOp op, int root, 
         run.fill(size, false);
         SimCluster.Outcome again = run.run(size, false, List.of());
         boolean[] done = new boolean[cluster.hostCount()];
-        java.util.Arrays.fill(done, true);
+        Arrays.fill(done, true);
         long wrong = again.ok() ? run.wrong(size, false, done) : -1;
         String recovery = again.ok() ? "plugged back; the next " + collective.label() + " of " + size
                 + " bytes succeeded on every host, " + wrong + " wrong elements"

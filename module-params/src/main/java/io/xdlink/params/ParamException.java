@@ -1,6 +1,8 @@
 package io.xdlink.params;
 
 import java.util.List;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /** A parameter that cannot be accepted: an unknown name or a bad value, with where it came from. */
 public final class ParamException extends IllegalArgumentException {
@@ -12,7 +14,7 @@ public final class ParamException extends IllegalArgumentException {
 
     static ParamException unknown(ParamRegistry registry, String name, Origin origin) {
         // Suggest the names a user should write: canonical names and aliases, never a deprecated one.
-        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        Set<String> names = new LinkedHashSet<>();
         for (ParamSpec<?> spec : registry.specs()) {
             names.add(spec.name());
             names.addAll(spec.aliases());

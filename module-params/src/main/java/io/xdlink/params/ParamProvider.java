@@ -1,9 +1,10 @@
 package io.xdlink.params;
 
 import java.util.List;
+import java.util.ServiceLoader;
 
 /**
- * A module's contribution to the registry, found with {@link java.util.ServiceLoader}
+ * A module's contribution to the registry, found with {@link ServiceLoader}
  * ({@code META-INF/services/io.xdlink.params.ParamProvider}).
  */
 public interface ParamProvider {

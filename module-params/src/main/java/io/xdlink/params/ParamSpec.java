@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import java.util.ArrayList;
 
 /**
  * One parameter, declared once: everything the registry, the parsers, {@code xdlink params} and the documented table
@@ -42,7 +43,7 @@ public record ParamSpec<T>(String name, List<String> aliases, List<String> depre
     }
 
     private static List<String> names(String name, List<String> aliases, List<String> deprecated) {
-        java.util.ArrayList<String> all = new java.util.ArrayList<>();
+        ArrayList<String> all = new ArrayList<>();
         all.add(name);
         all.addAll(aliases);
         all.addAll(deprecated);

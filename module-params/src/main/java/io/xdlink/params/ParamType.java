@@ -1,6 +1,8 @@
 package io.xdlink.params;
 
 import java.util.List;
+import java.util.ArrayList;
+import java.util.Locale;
 
 /**
  * The type of a parameter: how its text is parsed, how a value is printed, and what the allowed values are.
@@ -28,7 +30,7 @@ public sealed interface ParamType<T>
     record Bool() implements ParamType<Boolean> {
         @Override
         public Boolean parse(String text) {
-            return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+            return switch (text.trim().toLowerCase(Locale.ROOT)) {
                 case "1", "y", "yes", "true", "on" -> Boolean.TRUE;
                 case "0", "n", "no", "false", "off" -> Boolean.FALSE;
                 default -> throw new ParamValueException(
@@ -150,7 +152,7 @@ public sealed interface ParamType<T>
 
         @Override
         public String parse(String text) {
-            String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+            String t = text.trim().toLowerCase(Locale.ROOT);
             if (!values.contains(t)) {
                 throw new ParamValueException("'" + ParamValueException.clip(text) + "' is not one of " + rangeText());
             }
@@ -210,7 +212,7 @@ public sealed interface ParamType<T>
             if (parts.length > maxItems) {
                 throw new ParamValueException("more than " + maxItems + " items in a list");
             }
-            java.util.ArrayList<E> out = new java.util.ArrayList<>(parts.length);
+            ArrayList<E> out = new ArrayList<>(parts.length);
             for (String p : parts) {
                 out.add(element.parse(p));
             }

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.awt.Color;
 
 /**
  * busbw against size for one run and any it is compared with, each with its analytic bound as a dashed line of the
@@ -28,10 +29,10 @@ final class ClusterPlot {
         c.getStyler().setxAxisTickLabelsFormattingFunction(ClusterPlot::sizeLabel);
         c.getStyler().setPlotGridLinesVisible(true);
         c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-        java.awt.Color[] colours = {new java.awt.Color(0x1f77b4), new java.awt.Color(0xd62728),
-            new java.awt.Color(0x2ca02c), new java.awt.Color(0x9467bd), new java.awt.Color(0xff7f0e),
-            new java.awt.Color(0x8c564b)};
+        c.getStyler().setChartBackgroundColor(Color.WHITE);
+        Color[] colours = {new Color(0x1f77b4), new Color(0xd62728),
+            new Color(0x2ca02c), new Color(0x9467bd), new Color(0xff7f0e),
+            new Color(0x8c564b)};
         int k = 0;
         for (ClusterJson.Series s : runs) {
             if (s.sizes().isEmpty()) {
@@ -39,7 +40,7 @@ final class ClusterPlot {
             }
             double[] x = s.sizes().stream().mapToDouble(v -> Math.log(v[0]) / Math.log(2)).toArray();
             double[] y = s.busbw().stream().mapToDouble(Double::doubleValue).toArray();
-            java.awt.Color colour = colours[k++ % colours.length];
+            Color colour = colours[k++ % colours.length];
             String name = unique(c, s.label());
             XYSeries line = c.addSeries(name, x, y);
             line.setMarker(SeriesMarkers.CIRCLE);

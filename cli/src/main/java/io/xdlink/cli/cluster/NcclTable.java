@@ -11,6 +11,9 @@ import io.xdlink.sim.SimTopology;
 
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * nccl-tests' text output: the settings line, the devices, the two-level column header, one row per size with
@@ -121,14 +124,14 @@ final class NcclTable {
     /** The whole process (rails, rings, JVM) shared out over the hosts, where Linux says how big it is. */
     private static String processNote(int hosts) {
         try {
-            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("VmHWM:")) {
                     double mib = Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
                     return String.format(Locale.ROOT, "; the process peaked at %.0f MiB resident, %.1f MiB a host",
                             mib, mib / hosts);
                 }
             }
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             // Not Linux, or no /proc: the process figure is left out.
         }
         return "";

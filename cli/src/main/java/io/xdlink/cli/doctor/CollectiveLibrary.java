@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.xdlink.xdomain.sysfs.Text;
+import java.util.Locale;
 
 /**
  * An installed collective library (NCCL or RCCL) and the plugin table symbols its loader looks up, newest first.
@@ -75,8 +77,8 @@ public record CollectiveLibrary(String kind, Path file, List<Integer> lookups, S
             try {
                 of(kind, p).ifPresent(out::add);
             } catch (ElfException e) {
-                problems.add(CheckResult.warn("plugins/" + kind.toLowerCase(java.util.Locale.ROOT),
-                        "cannot read " + host.show(p) + ": " + io.xdlink.xdomain.sysfs.Text.printable(e.getMessage()),
+                problems.add(CheckResult.warn("plugins/" + kind.toLowerCase(Locale.ROOT),
+                        "cannot read " + host.show(p) + ": " + Text.printable(e.getMessage()),
                         "reinstall " + kind));
             }
         }

@@ -1,6 +1,7 @@
 package io.xdlink.cli.doctor;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The field's latency measurements (shared/spec/host.md, "Latency and power settings"): average ping in ms between
@@ -49,6 +50,6 @@ final class FieldLatency {
     }
 
     private static String ms(double v) {
-        return String.format(java.util.Locale.ROOT, "%.3f", v);
+        return String.format(Locale.ROOT, "%.3f", v);
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.HashSet;
 
 /**
  * The directories the dynamic loader searches, as this host configures them: {@code LD_LIBRARY_PATH}, then
@@ -43,7 +44,7 @@ public final class LibraryPath {
                 }
             }
         });
-        readConf(host, "/etc/ld.so.conf", dirs, new java.util.HashSet<>(), 0);
+        readConf(host, "/etc/ld.so.conf", dirs, new HashSet<>(), 0);
         dirs.addAll(DEFAULTS);
         List<String> bounded = new ArrayList<>(dirs);
         return new LibraryPath(host, bounded.size() > MAX_DIRS ? bounded.subList(0, MAX_DIRS) : bounded);

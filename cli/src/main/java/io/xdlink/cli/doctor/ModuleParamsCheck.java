@@ -23,6 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Locale;
 
 /**
  * Check 2, module parameters: every {@code options} line for xdlink and the USB4 drivers beside it, checked by
@@ -45,7 +48,7 @@ public final class ModuleParamsCheck implements Check {
         ModprobeScan scan = ModprobeSearchPath.scan(host.root());
         ModprobeSettings settings = new ModprobeSettings(host, scan);
         Set<String> ours = ours();
-        Set<String> filesForUs = new java.util.HashSet<>();
+        Set<String> filesForUs = new HashSet<>();
         for (ModprobeFile f : scan.files()) {
             if (f.options().stream().anyMatch(o -> ours.contains(o.normalizedModule()))) {
                 filesForUs.add(f.name());
@@ -80,7 +83,7 @@ public final class ModuleParamsCheck implements Check {
 
     /** xdlink and the drivers module-params knows, '_' form. */
     static Set<String> ours() {
-        Set<String> s = new java.util.LinkedHashSet<>();
+        Set<String> s = new LinkedHashSet<>();
         s.add(ParamSources.MODULE);
         ForeignDrivers.ALL.forEach(d -> s.add(d.module()));
         return s;
@@ -194,7 +197,7 @@ public final class ModuleParamsCheck implements Check {
     }
 
     private static Optional<Boolean> bool(String v) {
-        return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+        return switch (v.toLowerCase(Locale.ROOT)) {
             case "y", "1", "on", "true", "yes" -> Optional.of(true);
             case "n", "0", "off", "false", "no" -> Optional.of(false);
             default -> Optional.empty();

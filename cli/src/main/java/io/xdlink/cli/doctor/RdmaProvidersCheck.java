@@ -14,6 +14,9 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.nio.file.Files;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Check 4, rdma-core providers. libibverbs loads a provider only when a file in {@code /etc/libibverbs.d} names it
@@ -106,7 +109,7 @@ public final class RdmaProvidersCheck implements Check {
         Optional<Path> exact = found.stream().filter(p -> p.getFileName().toString().equals(want)).findFirst();
         if (name.startsWith("/")) {
             Path abs = host.path(name + "-rdmav" + abi + ".so");
-            exact = java.nio.file.Files.isRegularFile(abs) ? Optional.of(abs) : Optional.empty();
+            exact = Files.isRegularFile(abs) ? Optional.of(abs) : Optional.empty();
         }
         if (exact.isPresent()) {
             Optional<String> built = builtFor(exact.get(), abi);
@@ -178,7 +181,7 @@ public final class RdmaProvidersCheck implements Check {
         Map<String, String> drivers = new LinkedHashMap<>();
         for (Path f : HostFiles.list(host.path(CONFIG_DIR), MAX_CONFIG_FILES)) {
             Path fn = f.getFileName();
-            if (fn == null || fn.toString().startsWith(".") || !java.nio.file.Files.isRegularFile(f)) {
+            if (fn == null || fn.toString().startsWith(".") || !Files.isRegularFile(f)) {
                 continue;
             }
             Optional<String> text = HostFiles.text(f);
@@ -201,10 +204,10 @@ public final class RdmaProvidersCheck implements Check {
     /** Provider libraries in libibverbs's provider directory and on the library path, each real file once. */
     private static List<Path> providers(LibraryPath path, Optional<Path> providerDir) {
         List<Path> out = new ArrayList<>();
-        java.util.Set<Path> seen = new java.util.HashSet<>();
+        Set<Path> seen = new HashSet<>();
         providerDir.ifPresent(dir -> {
             for (Path p : HostFiles.list(dir, MAX_PROVIDERS * 4)) {
-                if (PROVIDER.matcher(p.getFileName().toString()).matches() && java.nio.file.Files.isRegularFile(p)
+                if (PROVIDER.matcher(p.getFileName().toString()).matches() && Files.isRegularFile(p)
                         && seen.add(HostFiles.real(p)) && out.size() < MAX_PROVIDERS) {
                     out.add(p);
                 }

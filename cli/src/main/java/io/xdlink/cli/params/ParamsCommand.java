@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import io.xdlink.params.modprobe.SafeText;
 
 /** {@code xdlink params [--markdown [--update FILE]]} and {@code xdlink params check}. */
 @Command(name = "params", mixinStandardHelpOptions = true,
@@ -143,7 +144,7 @@ public final class ParamsCommand implements Callable<Integer> {
         }
         String env = environment.get(ParamSources.PARAMS_VARIABLE);
         sb.append("\n$").append(ParamSources.PARAMS_VARIABLE).append(": ")
-                .append(env == null ? "not set" : "'" + io.xdlink.params.modprobe.SafeText.clip(env) + "'");
+                .append(env == null ? "not set" : "'" + SafeText.clip(env) + "'");
         return sb.toString();
     }
 

@@ -1,5 +1,7 @@
 package io.xdlink.params.dma;
 
+import java.util.Locale;
+
 /** Byte counts in the units people read: KiB, MiB, GiB, exact when a unit divides the count. */
 final class Bytes {
     static final long KIB = 1L << 10;
@@ -20,7 +22,7 @@ final class Bytes {
             return bytes / KIB + " KiB";
         }
         if (bytes >= MIB) {
-            return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) MIB);
+            return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) MIB);
         }
         return bytes + " bytes";
     }

@@ -1,6 +1,7 @@
 package io.xdlink.params.dma;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a host offers for DMA ring memory: its contiguous memory allocator (CMA) and its IOMMU mode. Read from a host
@@ -28,7 +29,7 @@ public record DmaFacts(boolean cmaPresent, long cmaTotalBytes, long cmaFreeBytes
         if (!cmaPresent && cmaTotalBytes != 0) {
             throw new IllegalArgumentException("a kernel without CMA has no CMA bytes");
         }
-        java.util.Objects.requireNonNull(iommu, "iommu");
+        Objects.requireNonNull(iommu, "iommu");
         iommuEvidence = iommuEvidence == null || iommuEvidence.isBlank() ? "IOMMU mode " + iommu : iommuEvidence;
         notes = List.copyOf(notes);
     }

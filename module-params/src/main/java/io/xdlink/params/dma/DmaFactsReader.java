@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Arrays;
 
 /**
  * Reads a host's DMA facts under a root directory ({@code /} on a live host, an in-memory tree in tests):
@@ -298,7 +299,7 @@ public final class DmaFactsReader {
             byte[] bytes = in.readNBytes(MAX_READ + 1);
             if (bytes.length > MAX_READ) {
                 notes.add(file + ": larger than " + (MAX_READ >> 20) + " MiB; only the first MiB was read");
-                bytes = java.util.Arrays.copyOf(bytes, MAX_READ);
+                bytes = Arrays.copyOf(bytes, MAX_READ);
             }
             return new String(bytes, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {

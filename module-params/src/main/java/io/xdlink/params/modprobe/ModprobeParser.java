@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Arrays;
 
 /**
  * Reads modprobe.d files the way kmod reads them (libkmod-config.c and its line reader), so that what we report is
@@ -342,8 +343,8 @@ public final class ModprobeParser {
                 return;
             }
             if (breaks == breakOffsets.length) {
-                breakOffsets = java.util.Arrays.copyOf(breakOffsets, breaks * 2);
-                breakLines = java.util.Arrays.copyOf(breakLines, breaks * 2);
+                breakOffsets = Arrays.copyOf(breakOffsets, breaks * 2);
+                breakLines = Arrays.copyOf(breakLines, breaks * 2);
             }
             breakOffsets[breaks] = offset;
             breakLines[breaks] = line;

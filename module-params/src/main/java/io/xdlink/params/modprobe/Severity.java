@@ -1,5 +1,7 @@
 package io.xdlink.params.modprobe;
 
+import java.util.Locale;
+
 /** How much a problem matters: an error loses something the user wrote; a warning works but surprises; a note informs. */
 public enum Severity {
     /** Something the user wrote is ignored or refused (a name the kernel drops, a line modprobe skips). */
@@ -11,6 +13,6 @@ public enum Severity {
 
     /** Lower case, as printed in messages. */
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -3,6 +3,7 @@ package io.xdlink.xdomain.packet;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.Objects;
 
 /**
  * One XDomain discovery protocol message; one record per message type. Records hold field values, never raw
@@ -136,7 +137,7 @@ public sealed interface XdpMessage {
 
         @Override
         public int hashCode() {
-            return 31 * java.util.Objects.hash(header, sourceUuid, destinationUuid, offset, dataLength, generation)
+            return 31 * Objects.hash(header, sourceUuid, destinationUuid, offset, dataLength, generation)
                     + Arrays.hashCode(data);
         }
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
 
 /**
  * The host's protocol handlers, tried in registration order for packets whose protocol UUID they registered; the
@@ -50,7 +51,7 @@ public final class ProtocolHandlers {
 
     /** Number of handlers per protocol, for diagnostics. */
     public Map<UUID, Long> counts() {
-        return handlers.stream().collect(java.util.stream.Collectors.groupingBy(Registration::protocol,
-                java.util.stream.Collectors.counting()));
+        return handlers.stream().collect(Collectors.groupingBy(Registration::protocol,
+                Collectors.counting()));
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.ArrayList;
 
 /**
  * One snapshot of a host's USB4 bus.
@@ -33,7 +34,7 @@ public record HostView(String root, boolean busPresent, List<SysfsDomain> domain
     public Map<UUID, List<SysfsPeer>> linksByHost() {
         Map<UUID, List<SysfsPeer>> m = new LinkedHashMap<>();
         for (SysfsPeer p : peers) {
-            m.computeIfAbsent(p.uniqueId(), k -> new java.util.ArrayList<>()).add(p);
+            m.computeIfAbsent(p.uniqueId(), k -> new ArrayList<>()).add(p);
         }
         m.replaceAll((k, v) -> List.copyOf(v));
         return m;

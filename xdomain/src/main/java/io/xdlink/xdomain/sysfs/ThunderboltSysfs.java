@@ -16,6 +16,7 @@ import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.Arrays;
 
 /**
  * Reads {@code /sys/bus/thunderbolt/devices} under a root into a {@link HostView}. Read-only, needs no privileges,
@@ -164,7 +165,7 @@ public final class ThunderboltSysfs {
 
     private Optional<LinkState> link(Path dir) {
         String[] files = {"tx_speed", "tx_lanes", "rx_speed", "rx_lanes"};
-        if (java.util.Arrays.stream(files).noneMatch(f -> Files.exists(dir.resolve(f)))) {
+        if (Arrays.stream(files).noneMatch(f -> Files.exists(dir.resolve(f)))) {
             problems.add(new SysfsProblem(dir.toString(), dir + ": no rx_speed, rx_lanes, tx_speed or tx_lanes;"
                     + " this kernel does not say what the link negotiated"));
             return Optional.empty();
