@@ -43,14 +43,18 @@ final class CHeaderConstants {
      */
     static Map<String, Constant> parse(String source, String text, String prefix) {
         CHeaderConstants c = new CHeaderConstants(source, prefix);
-        String code = c.withoutComments(text);
+        String code = withoutComments(source, text);
         c.defines(code);
         c.enums(code);
         return Collections.unmodifiableMap(c.found);
     }
 
-    /** The text with every comment blanked out (newlines kept, so lines keep their numbers), string literals kept. */
-    private String withoutComments(String text) {
+    /**
+     * The text with every comment blanked out (newlines kept, so lines keep their numbers), string literals kept.
+     *
+     * @throws IllegalArgumentException naming the source and the line of a comment never closed
+     */
+    static String withoutComments(String source, String text) {
         StringBuilder out = new StringBuilder(text.length());
         int i = 0;
         while (i < text.length()) {
@@ -66,7 +70,8 @@ final class CHeaderConstants {
             } else if (text.startsWith("/*", i)) {
                 int end = text.indexOf("*/", i + 2);
                 if (end < 0) {
-                    throw error(lineOf(text, i), null, "a comment that is never closed");
+                    throw new IllegalArgumentException(source + " line " + lineOf(text, i)
+                            + ": a comment that is never closed");
                 }
                 for (int k = i; k < end + 2; k++) {
                     out.append(text.charAt(k) == '\n' ? '\n' : ' ');
@@ -159,7 +164,7 @@ final class CHeaderConstants {
         }
     }
 
-    private static int lineOf(String text, int offset) {
+    static int lineOf(String text, int offset) {
         int line = 1;
         for (int i = 0; i < offset && i < text.length(); i++) {
             if (text.charAt(i) == '\n') {
@@ -294,7 +299,8 @@ final class CHeaderConstants {
             }
             if (Character.isLetter(c) || c == '_') {
                 int start = pos;
-                while (pos < text.length() && (Character.isLetterOrDigit(text.charAt(pos)) || text.charAt(pos) == '_')) {
+                while (pos < text.length()
+                        && (Character.isLetterOrDigit(text.charAt(pos)) || text.charAt(pos) == '_')) {
                     pos++;
                 }
                 String ref = text.substring(start, pos);
