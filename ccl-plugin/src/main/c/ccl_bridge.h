@@ -78,7 +78,7 @@ typedef struct {
     int64_t (*close_recv)(uint64_t recv_comm);
     int64_t (*close_listen)(uint64_t listen_comm);
     int64_t (*finalize)(uint64_t ctx);
-    /* XDL_STATUS_PAGES page addresses (0 until used) of XDL_STATUS_PAGE_BITS^2 xdl_request_status_t each. */
+    /* XDL_STATUS_PAGES page addresses (0 until used) of 1 << XDL_STATUS_PAGE_BITS xdl_request_status_t each. */
     _Atomic uint64_t *request_pages;
 } xdl_java_api_t;
 

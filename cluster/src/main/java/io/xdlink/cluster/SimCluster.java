@@ -150,6 +150,14 @@ public final class SimCluster implements AutoCloseable {
         return arenas.get(host).allocate(Math.max(bytes, 1), 4096);
     }
 
+    /**
+     * Each host's rails device, in host order, for a caller that looks at their counters or last error after a run
+     * (the cross-module tests fail a run whose devices caught an internal error).
+     */
+    public List<Device> devices() {
+        return List.copyOf(devices);
+    }
+
     public int hostCount() {
         return hosts.size();
     }

@@ -14,6 +14,7 @@ import io.xdlink.params.Params;
 import io.xdlink.sim.SimTopology;
 import io.xdlink.sim.SimTopology.Shape;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -27,8 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * NCCL's collectives over CclNet on simulated clusters of 2 to 32 hosts, in virtual time: every element of every
  * result checked, the ring's rate against the analytic bound, two cables against one, a refused bond, and a cable
  * pulled in the middle of a collective. Sized for CI: small messages (4 KiB chunks, so even they pipeline through
- * many FIFO slots) for correctness, a few MiB where a rate is measured.
+ * many FIFO slots) for correctness, a few MiB where a rate is measured. Every host's device must end a test with
+ * no internal error.
  */
+@ExtendWith(NoInternalErrors.class)
 class ClusterCollectivesTest {
     private static final long SEED = 18;
 
@@ -36,7 +39,13 @@ class ClusterCollectivesTest {
         SimTopology t = ClusterPlan.topology(shape.label(), hosts, links,
                 params.containsKey("cluster_refused_bond") ? List.of(params.get("cluster_refused_bond")) : List.of());
         Params p = Params.defaults().with(params, Origin.explicit("test"));
-        return SimCluster.open(new ClusterConfig(t, p, SEED));
+        return watched(SimCluster.open(new ClusterConfig(t, p, SEED)));
+    }
+
+    /** Hands every host's device to the internal-error check; returns the cluster. */
+    private static SimCluster watched(SimCluster c) {
+        c.devices().forEach(OpenedDevices::watch);
+        return c;
     }
 
     /** Runs once out of place and once in place on fresh data; returns the wrong elements (0 when right). */
@@ -184,7 +193,7 @@ class ClusterCollectivesTest {
     void inRealTimeTwoHostsRunEveryOperationRight() throws Exception {
         SimTopology t = ClusterPlan.topology("ring", 2, "gen3x2", List.of());
         Params p = Params.defaults().with(Map.of("cluster_chunk_bytes", "16K"), Origin.explicit("test"));
-        try (SimCluster c = SimCluster.open(new ClusterConfig(t, p, SEED, true))) {
+        try (SimCluster c = watched(SimCluster.open(new ClusterConfig(t, p, SEED, true)))) {
             for (Collective coll : Collective.values()) {
                 assertThat(check(c, coll, DataType.FLOAT32, RedOp.SUM, 1, 40_000)).as("%s in real time", coll)
                         .isZero();

@@ -26,7 +26,8 @@ import java.util.function.Function;
 /**
  * Two devices joined by rails of the transport under test, with one connected queue pair and registered memory on
  * each side: the full rails stack (frames, credits, acknowledgements, retransmission) over that transport. Device
- * {@code a} accepts, device {@code b} connects and does the posting.
+ * {@code a} accepts, device {@code b} connects and does the posting. Both are watched for internal errors
+ * ({@link OpenedDevices}).
  */
 final class DevicePair implements AutoCloseable {
     static final UUID ID_A = new UUID(0x58444C4B, 0xA);
@@ -66,8 +67,8 @@ final class DevicePair implements AutoCloseable {
      */
     static DevicePair open(List<RailTransport> atA, List<RailTransport> atB, Function<UUID, DeviceConfig> configs,
                            BiConsumer<Device, Device> opened, BiConsumer<String, BooleanSupplier> await) {
-        Device a = Device.open(configs.apply(ID_A), atA);
-        Device b = Device.open(configs.apply(ID_B), atB);
+        Device a = OpenedDevices.watch(Device.open(configs.apply(ID_A), atA));
+        Device b = OpenedDevices.watch(Device.open(configs.apply(ID_B), atB));
         try {
             opened.accept(a, b);
             CompletionQueue cqA = a.createCq(8192);

@@ -1,9 +1,11 @@
 package io.xdlink.it;
 
 import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.verbs.Device;
 import io.xdlink.xdomain.ControlChannel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -18,8 +20,10 @@ import java.util.stream.Collectors;
 /**
  * A test base that closes everything a test opened, newest first, and then checks that it really is closed: every
  * rail and control channel reports closed, and every {@code xdlink}-named thread the test started has ended. A test
- * that leaks a socket, a loop or a thread fails here, not in some later test that trips over it.
+ * that leaks a socket, a loop or a thread fails here, not in some later test that trips over it. A rails device it
+ * registers is also watched for internal errors ({@link NoInternalErrors}, which every subclass has).
  */
+@ExtendWith(NoInternalErrors.class)
 public abstract class ResourceTest {
     /** How long a condition may take before a test gives up; generous, because CI machines are shared. */
     protected static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -32,8 +36,11 @@ public abstract class ResourceTest {
         threadsBefore = xdlinkThreads();
     }
 
-    /** Registers a resource to close after the test; returns it. */
+    /** Registers a resource to close after the test (and a device to watch for internal errors); returns it. */
     protected final <T extends AutoCloseable> T closeLater(T resource) {
+        if (resource instanceof Device device) {
+            OpenedDevices.watch(device);
+        }
         resources.push(resource);
         return resource;
     }

@@ -11,7 +11,17 @@ import java.lang.invoke.VarHandle;
  */
 final class HandleTable {
     /** What a handle stands for; the id's low three bits. */
-    enum Kind { CONTEXT, LISTEN, SEND, RECV, MEMORY, REQUEST }
+    enum Kind {
+        CONTEXT, LISTEN, SEND, RECV, MEMORY, REQUEST;
+
+        /**
+         * The id's low three bits for this kind, from 1 (so with an index from 1 no id is 0 or 1); the shim reads
+         * the ones it knows as {@code XDL_KIND_*} in ccl_bridge.h.
+         */
+        int code() {
+            return ordinal() + 1;
+        }
+    }
 
     private static final int PAGE_BITS = 12;
     private static final int PAGE_SIZE = 1 << PAGE_BITS;
@@ -159,7 +169,7 @@ final class HandleTable {
     }
 
     private long store(int index, int generation, Kind kind, Object value, Block block) {
-        long id = ((long) generation << 32) | ((long) index << 3) | (kind.ordinal() + 1);
+        long id = ((long) generation << 32) | ((long) index << 3) | kind.code();
         SLOT.setRelease(page(index), index & (PAGE_SIZE - 1), new Entry(id, value, block));
         return id;
     }
@@ -175,7 +185,7 @@ final class HandleTable {
     }
 
     private Entry entry(long id, Kind kind) {
-        if ((id & 7) != kind.ordinal() + 1) {
+        if ((id & 7) != kind.code()) {
             return null;
         }
         long index = (id >>> 3) & 0x1FFF_FFFFL;

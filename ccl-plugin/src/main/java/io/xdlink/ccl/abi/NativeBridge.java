@@ -7,6 +7,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.Arrays;
+import java.util.List;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -53,6 +55,21 @@ public final class NativeBridge {
         new Slot("finalizeContext", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG)),
     };
 
+    /** Bytes of the table: an address per entry point, then the request mirror's page directory. */
+    static long tableBytes() {
+        return ADDRESS.byteSize() * (SLOTS.length + 1);
+    }
+
+    /** Offset in the table of the request mirror's page directory ({@code request_pages}). */
+    static long requestPagesOffset() {
+        return ADDRESS.byteSize() * SLOTS.length;
+    }
+
+    /** The Java methods behind the table's entry points, in slot order. */
+    static List<String> slotMethods() {
+        return Arrays.stream(SLOTS).map(Slot::method).toList();
+    }
+
     /**
      * Called by the shim through JNI with the addresses of {@code xdl_register} and {@code xdl_log}; returns 0
      * when the entry points are registered. Never throws: a failure is logged and returned as -1.
@@ -64,8 +81,7 @@ public final class NativeBridge {
                 Linker linker = Linker.nativeLinker();
                 Arena global = Arena.global();
                 // The entries, then the address of the request mirror's page directory (request_pages).
-                MemorySegment table = global.allocate(ADDRESS.byteSize() * (SLOTS.length + 1),
-                        ADDRESS.byteAlignment());
+                MemorySegment table = global.allocate(tableBytes(), ADDRESS.byteAlignment());
                 MethodHandles.Lookup lookup = MethodHandles.lookup();
                 for (int i = 0; i < SLOTS.length; i++) {
                     Slot slot = SLOTS[i];
@@ -74,7 +90,7 @@ public final class NativeBridge {
                     MemorySegment stub = linker.upcallStub(target, slot.descriptor(), global);
                     table.setAtIndex(ADDRESS, i, stub);
                 }
-                table.setAtIndex(ADDRESS, SLOTS.length, MemorySegment.ofAddress(NativeEntryPoints.REQUESTS.address()));
+                table.set(ADDRESS, requestPagesOffset(), MemorySegment.ofAddress(NativeEntryPoints.REQUESTS.address()));
                 MethodHandle register = linker.downcallHandle(MemorySegment.ofAddress(registerFunction),
                         FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
                 int rc = (int) register.invokeExact(table, table.byteSize(), API_REVISION);

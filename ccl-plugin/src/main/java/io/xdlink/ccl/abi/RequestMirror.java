@@ -43,6 +43,8 @@ final class RequestMirror {
     static final int PAGES = HandleTable.CAPACITY / PAGE_ENTRIES;
     /** state, attention, count (int), sizes (8 ints), padding: one cache line. */
     static final long ENTRY_BYTES = 64;
+    /** Offset in an entry of the address of the request's end's attention words; the state is the first word. */
+    static final long ATTENTION = 8;
     static final long COUNT = 16;
     static final long SIZES = 20;
     static final int MAX_SIZES = 8;
@@ -77,7 +79,7 @@ final class RequestMirror {
         long at = offset(index);
         long generation = id & GENERATION;
         long pending = generation | PENDING;
-        WORD.setRelease(page, at + 8, request.attention().address());
+        WORD.setRelease(page, at + ATTENTION, request.attention().address());
         WORD.setRelease(page, at, pending);
         request.reportableAt(page, at, generation | REPORTED);
         // Only this generation's pending word changes: a late call never touches a reuse of the entry.
@@ -110,7 +112,7 @@ final class RequestMirror {
         int index = index(id);
         MemorySegment page = page(index);
         long at = offset(index);
-        WORD.setRelease(page, at + 8, attention.address());
+        WORD.setRelease(page, at + ATTENTION, attention.address());
         WORD.setRelease(page, at, (id & GENERATION) | SEND_COMM);
     }
 

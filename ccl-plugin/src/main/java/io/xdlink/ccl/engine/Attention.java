@@ -25,10 +25,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 public final class Attention {
     /** Bytes of one block: arrivals, seen, drive, starved. */
     public static final long BYTES = 4 * JAVA_LONG.byteSize();
-    private static final long ARRIVALS = 0;
-    private static final long SEEN = 8;
-    private static final long DRIVE = 16;
-    private static final long STARVED = 24;
+    /** Offsets of the words in a block, as ccl_bridge.h's {@code xdl_attention_t} lays them out. */
+    public static final long ARRIVALS = 0;
+    public static final long SEEN = 8;
+    public static final long DRIVE = 16;
+    public static final long STARVED = 24;
     private static final int SLAB_BLOCKS = 256;
     private static final VarHandle WORD = JAVA_LONG.varHandle();
     private static final ConcurrentLinkedQueue<MemorySegment> FREE = new ConcurrentLinkedQueue<>();

@@ -49,7 +49,7 @@ public final class Device implements AutoCloseable {
         SplittableRandom seeds = new SplittableRandom(config.seed());
         this.keys = new KeyTable(seeds.split());
         this.engine = new DeviceEngine(this, config.settings(), config.clock(), config.id(), seeds.nextLong(), keys);
-        this.runner = config.invoker() ? null : AgentRunner.start(engine, config.idle(), e -> engine.lastError = e,
+        this.runner = config.invoker() ? null : AgentRunner.start(engine, config.idle(), engine::internalError,
                 config.clock()::nanoTime);
         if (runner != null) {
             engine.waker(runner::wake);
@@ -238,9 +238,12 @@ public final class Device implements AutoCloseable {
         return engine.stats();
     }
 
-    /** The last error the progress engine caught, for diagnosis; null when none. */
+    /**
+     * The last internal error the progress engine caught and lived through, for diagnosis; null when none. Each one
+     * is counted in {@link DeviceStats#internalErrors()}.
+     */
     public Throwable lastError() {
-        return engine.lastError;
+        return engine.lastError();
     }
 
     /** Why the last rail this device lost was closed, for diagnosis; null when none closed. */

@@ -77,8 +77,12 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
     long staleFrames;
     long rnrEvents;
     long maxInflightBytes;
-    long internalErrors;
-    volatile Throwable lastError;
+    /**
+     * Bugs the engine met and lived through ({@link #internalError}): written on the engine's thread only, volatile
+     * so a test or a tool on another thread sees a count that is never meant to be anything but zero.
+     */
+    private volatile long internalErrors;
+    private volatile Throwable lastError;
     volatile RailClosedException lastRailClosure;
 
     DeviceEngine(Device device, RailsSettings settings, Scheduler clock, UUID id, long seed, KeyTable keys) {
@@ -306,8 +310,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
                 return;
             }
         } catch (RuntimeException e) {
-            internalErrors++;
-            lastError = e;
+            internalError(e);
             run.end();
             return;
         }
@@ -316,6 +319,10 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
             view.wrap(head, headOffset, headLength, payload, payloadOffset, payloadLength, rail.checksCrc);
         } catch (FrameException e) {
             countBad(e);
+            return;
+        } catch (RuntimeException e) {
+            // Not a bad frame but memory the transport handed over that cannot be read (closed, another thread's).
+            internalError(e);
             return;
         }
         runCandidate = null;
@@ -353,6 +360,10 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         } catch (FrameException e) {
             countBad(e);
             return;
+        } catch (RuntimeException e) {
+            // As in the two-part onFrame: the transport's memory, not the frame, is at fault.
+            internalError(e);
+            return;
         }
         deliver(rail);
     }
@@ -362,9 +373,22 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
             dispatch(rail, view);
         } catch (RuntimeException e) {
             // A bug must not take the rail's transport down with it; count it, keep the last one for diagnosis.
-            internalErrors++;
-            lastError = e;
+            internalError(e);
         }
+    }
+
+    /**
+     * A bug met on the engine's thread (a frame's handling, a duty cycle, a close) that the engine lives through:
+     * counted in {@link DeviceStats#internalErrors()} and kept as {@link Device#lastError()}, never swallowed, since
+     * on a lossy fabric retransmission would otherwise hide it.
+     */
+    void internalError(Throwable t) {
+        internalErrors++;
+        lastError = t;
+    }
+
+    Throwable lastError() {
+        return lastError;
     }
 
     private void dispatch(Rail rail, FrameView v) {
@@ -673,7 +697,8 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
             try {
                 r.transport.close();
             } catch (RuntimeException e) {
-                lastError = e;
+                // A transport's close must not throw; the device still closes the others.
+                internalError(e);
             }
         }
         rails.clear();
@@ -689,8 +714,10 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         for (int i = 0; i < poolList.size(); i++) {
             try {
                 poolList.get(i).sendOwedAck(out, now);
-            } catch (RuntimeException e) {
+            } catch (RailClosedException e) {
                 // The rail went meanwhile; the peer learns of the close from the rails themselves.
+            } catch (RuntimeException e) {
+                internalError(e);
             }
         }
         for (int i = 0; i < rails.size(); i++) {
@@ -698,8 +725,10 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
             if (r.state != Rail.State.CLOSED) {
                 try {
                     r.transport.flush();
-                } catch (RuntimeException e) {
+                } catch (RailClosedException e) {
                     // As above.
+                } catch (RuntimeException e) {
+                    internalError(e);
                 }
             }
         }
@@ -717,6 +746,6 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         }
         return new DeviceStats(dataFramesSent, dataFramesReceived, ackFramesSent, ackFramesReceived,
                 creditFramesSent, nakFramesSent, retransmittedFrames, duplicateData, corruptFrames, malformedFrames,
-                staleFrames, inflightBytes, maxInflightBytes, rs);
+                staleFrames, inflightBytes, maxInflightBytes, internalErrors, rs);
     }
 }

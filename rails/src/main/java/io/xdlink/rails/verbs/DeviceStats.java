@@ -18,12 +18,15 @@ import java.util.List;
  * @param staleFrames         frames of another epoch, or for a rail not up
  * @param inflightBytes       data bytes sent and not settled, now
  * @param maxInflightBytes    the most there ever were
+ * @param internalErrors      bugs the progress engine caught and lived through (an exception handling a frame, in
+ *                            a duty cycle, closing a transport); never anything but zero unless something is wrong,
+ *                            and the last one is {@link Device#lastError()}
  * @param rails               each rail
  */
 public record DeviceStats(long dataFramesSent, long dataFramesReceived, long ackFramesSent, long ackFramesReceived,
                           long creditFramesSent, long nakFramesSent, long retransmittedFrames, long duplicateFrames,
                           long corruptFrames, long malformedFrames, long staleFrames, long inflightBytes,
-                          long maxInflightBytes, List<RailStats> rails) {
+                          long maxInflightBytes, long internalErrors, List<RailStats> rails) {
     public DeviceStats {
         rails = List.copyOf(rails);
     }

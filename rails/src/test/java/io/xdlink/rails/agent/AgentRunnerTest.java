@@ -3,14 +3,54 @@ package io.xdlink.rails.agent;
 import io.xdlink.rails.Agent;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+/**
+ * Every wait here has a deadline and fails naming what it waited for: a runner that hangs fails its test, it does
+ * not hang the build.
+ */
 class AgentRunnerTest {
+    /** How long anything here may take; generous, because CI machines are shared. */
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    /** Waits for {@code latch}, at most {@link #PATIENCE}. */
+    private static void await(String what, CountDownLatch latch) throws InterruptedException {
+        if (!latch.await(PATIENCE.toNanos(), TimeUnit.NANOSECONDS)) {
+            throw new AssertionError("still waiting after " + PATIENCE.toSeconds() + " s for " + what);
+        }
+    }
+
+    /** Waits until {@code done} holds, at most {@link #PATIENCE}, looking every millisecond. */
+    private static void await(String what, BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("still waiting after " + PATIENCE.toSeconds() + " s for " + what);
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /**
+     * Closes {@code runner} on a thread of its own and waits at most {@link #PATIENCE} for the close to return:
+     * close joins the runner's thread without a limit, as it must, so a runner that never stops would hang here.
+     */
+    private static void closeWithin(AgentRunner runner) throws InterruptedException {
+        Thread closer = Thread.ofPlatform().name("agent-runner-test-close").daemon(true).start(runner::close);
+        if (!closer.join(PATIENCE)) {
+            throw new AssertionError("close() did not return within " + PATIENCE.toSeconds() + " s; the runner's"
+                    + " thread is " + runner.thread().getState() + " in "
+                    + java.util.Arrays.toString(runner.thread().getStackTrace()));
+        }
+    }
 
     @Test
     void aRunnerCyclesSurvivesErrorsAndClosesTheAgentOnItsOwnThread() throws Exception {
@@ -37,11 +77,9 @@ class AgentRunnerTest {
             }
         };
         AgentRunner r = AgentRunner.start(agent, new BackoffIdleStrategy(), e -> failed.countDown());
-        assertThat(failed.await(30, TimeUnit.SECONDS)).isTrue();
-        while (cycles.get() < 10) {
-            Thread.sleep(1);
-        }
-        r.close();
+        await("the fifth cycle's error to reach the handler", failed);
+        await("ten cycles, the error behind them", () -> cycles.get() >= 10);
+        closeWithin(r);
         assertThat(r.isRunning()).isFalse();
         assertThat(r.errors()).isEqualTo(1);
         assertThat(closedOn[0]).isSameAs(r.thread());
@@ -55,12 +93,13 @@ class AgentRunnerTest {
         AgentRunner[] runner = new AgentRunner[1];
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch secondCycle = new CountDownLatch(1);
+        AtomicBoolean startSeen = new AtomicBoolean();
         Agent agent = new Agent() {
             @Override
             public int doWork() {
                 int n = cycles.incrementAndGet();
                 if (n == 1) {
-                    awaitQuietly(started);
+                    startSeen.set(awaitQuietly(started));
                     runner[0].wake();
                 } else if (n == 2) {
                     secondCycle.countDown();
@@ -76,11 +115,10 @@ class AgentRunnerTest {
         RecordingIdle idle = new RecordingIdle();
         runner[0] = AgentRunner.start(agent, idle, e -> { });
         started.countDown();
-        assertThat(secondCycle.await(30, TimeUnit.SECONDS)).isTrue();
-        for (int i = 0; i < 30_000 && idle.calls.get() == 0; i++) {
-            Thread.sleep(1);
-        }
-        runner[0].close();
+        await("a second cycle", secondCycle);
+        assertThat(startSeen).as("the first cycle saw the test start within %s", PATIENCE).isTrue();
+        await("the runner to idle once", () -> idle.calls.get() > 0);
+        closeWithin(runner[0]);
         // The first cycle's empty result went straight to a second cycle: no idle call in between.
         assertThat(idle.firstIdleAfterCycle).isGreaterThanOrEqualTo(2);
         assertThat(idle.resets.get()).isGreaterThanOrEqualTo(2);
@@ -114,16 +152,18 @@ class AgentRunnerTest {
             }
         };
         AgentRunner r = AgentRunner.start(agent, idle, e -> { }, () -> clock[0]);
-        assertThat(idled.await(30, TimeUnit.SECONDS)).isTrue();
-        r.close();
+        await("three idle calls", idled);
+        closeWithin(r);
         assertThat(idle.limits).isNotEmpty().allMatch(l -> l == 250_000);
     }
 
-    private static void awaitQuietly(CountDownLatch latch) {
+    /** For the agent's own thread, which cannot throw the test's failure: whether the latch opened in time. */
+    private static boolean awaitQuietly(CountDownLatch latch) {
         try {
-            latch.await(30, TimeUnit.SECONDS);
+            return latch.await(PATIENCE.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 

@@ -67,6 +67,9 @@ class DeviceEngineTest {
                     assertThat(r.unsettled()).isZero();
                 });
                 assertThat(st.inflightBytes()).isZero();
+                // Retransmission would cover for a frame whose handling threw: the count says whether one did.
+                assertThat(st.internalErrors()).as("seed %d: internal errors, last %s", seed, d.lastError())
+                        .isZero();
             }
             DeviceStats rx = t.a.stats();
             DeviceStats tx = t.b.stats();

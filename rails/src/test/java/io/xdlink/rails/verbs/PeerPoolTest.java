@@ -147,6 +147,7 @@ class PeerPoolTest {
                 p.driver.advance();
             }
             DeviceStats rx = p.a.stats();
+            assertThat(rx.internalErrors()).as("internal errors, last %s", p.a.lastError()).isZero();
             assertThat(rx.dataFramesReceived()).isGreaterThan(100_000);
             assertThat(rx.ackFramesSent() * 16).isLessThanOrEqualTo(rx.dataFramesReceived());
             // Every ACK went out on one rail: the first, the control rail.

@@ -127,6 +127,9 @@ class ReceiveRunTest {
             Rail rail = ((DeviceEngine) t.a.agent()).rails().getFirst();
             DeviceStats a = t.a.stats();
             DeviceStats b = t.b.stats();
+            // The short way catches what a run's placement throws: nothing may have been caught on either side.
+            assertThat(a.internalErrors()).as("A's internal errors, last %s", t.a.lastError()).isZero();
+            assertThat(b.internalErrors()).as("B's internal errors, last %s", t.b.lastError()).isZero();
             return List.of(f.runFrames() > 0, rail.rxPosition(), rail.rxMap(), a.rails().getFirst().framesReceived(),
                     a.rails().getFirst().dataFramesReceived(), a.dataFramesReceived(), a.ackFramesSent(),
                     a.creditFramesSent(), a.duplicateFrames(), b.ackFramesReceived(), b.rails().getFirst().credits());
