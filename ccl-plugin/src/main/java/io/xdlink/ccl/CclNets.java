@@ -8,6 +8,9 @@ import io.xdlink.rails.Fabric;
 import io.xdlink.rails.Fabrics;
 
 import java.io.IOException;
+import io.xdlink.rails.PeerInfo;
+import io.xdlink.rails.verbs.Device;
+import java.util.Optional;
 
 /**
  * Opens the xdlink network: parameters from {@code XDLINK_PARAMS}, the fabric from whichever
@@ -62,7 +65,7 @@ public final class CclNets {
      *
      * @param rails a rails device whose id is {@code fabric}'s local domain, so the handles it gives name this host
      */
-    public static CclNet overRails(Fabric fabric, io.xdlink.rails.verbs.Device rails, Params params, CclLog log)
+    public static CclNet overRails(Fabric fabric, Device rails, Params params, CclLog log)
             throws CclException {
         if (!rails.id().equals(fabric.localDomain())) {
             throw CclException.internal("rails device " + rails.id() + " is not the device of host "
@@ -72,8 +75,8 @@ public final class CclNets {
         boolean drain = params.get(CclParams.DRAIN_ON_PROGRESS);
         Devices.Source source = new Devices.Source() {
             @Override
-            public io.xdlink.ccl.engine.Device open(int dev, io.xdlink.rails.PeerInfo peer,
-                                                    java.util.Optional<Fabric> far) {
+            public io.xdlink.ccl.engine.Device open(int dev, PeerInfo peer,
+                                                    Optional<Fabric> far) {
                 return new RailsDevice(end, end, peer.domain(), "device " + dev + " (" + peer.name() + ")", drain);
             }
 

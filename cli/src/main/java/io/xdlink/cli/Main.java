@@ -8,6 +8,7 @@ import io.xdlink.cli.params.ParamsCommand;
 import io.xdlink.cli.xdomain.XdomainCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import java.util.concurrent.Callable;
 
 /** Entry point of the {@code xdlink} command. */
 @Command(name = "xdlink",
@@ -16,7 +17,7 @@ import picocli.CommandLine.Command;
         description = "USB4/Thunderbolt host-to-host RDMA bridge.",
         subcommands = {HelpCommand.class, BenchCommand.class, ClusterCommand.class, TopologyCommand.class,
                 DoctorCommand.class, ParamsCommand.class, XdomainCommand.class})
-public final class Main implements java.util.concurrent.Callable<Integer> {
+public final class Main implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

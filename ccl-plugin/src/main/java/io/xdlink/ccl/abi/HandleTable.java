@@ -2,6 +2,7 @@ package io.xdlink.ccl.abi;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * Opaque 64-bit ids for Java objects handed to native code as {@code void*}: {@code generation << 32 | index << 3
@@ -148,14 +149,14 @@ final class HandleTable {
             while (length < nextIndex) {
                 length *= 2;
             }
-            slotGeneration = java.util.Arrays.copyOf(slotGeneration, Math.min(CAPACITY, length));
+            slotGeneration = Arrays.copyOf(slotGeneration, Math.min(CAPACITY, length));
         }
         return index;
     }
 
     private void pushFree(int index) {
         if (freeCount == free.length) {
-            free = java.util.Arrays.copyOf(free, free.length * 2);
+            free = Arrays.copyOf(free, free.length * 2);
         }
         free[freeCount++] = index;
     }

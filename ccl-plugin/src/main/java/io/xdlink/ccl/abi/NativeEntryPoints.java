@@ -21,6 +21,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Locale;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -133,7 +134,7 @@ final class NativeEntryPoints {
         Object o = HANDLES.get(id, kind);
         if (o == null) {
             throw CclException.internal(String.format("%s 0x%x is not a live %s handle", what, id,
-                    kind.name().toLowerCase(java.util.Locale.ROOT)));
+                    kind.name().toLowerCase(Locale.ROOT)));
         }
         return type.cast(o);
     }

@@ -20,7 +20,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * and never freed, so no id a host passes, stale or made up, makes the shim read unmapped memory.
  *
  * <p>An entry holds {@code generation << 32 | state}, the address of the request's end's {@link
- * io.xdlink.ccl.engine.Attention} words, and, once the request is {@link #DONE}, how many sizes it reports and the
+ * Attention} words, and, once the request is {@link #DONE}, how many sizes it reports and the
  * sizes. The shim answers by itself only when the first word is exactly the id's generation with {@link #PENDING}
  * and the end is quiet, or with {@link #DONE}, which it turns into {@link #REPORTED} (once: a compare-and-set) before
  * it hands the sizes over; anything else (failed, reported, released, an id of another generation) goes to Java,

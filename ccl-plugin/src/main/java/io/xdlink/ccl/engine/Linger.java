@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.lang.foreign.MemorySegment;
 
 /**
  * Connections of receive comms that closed with every receive complete, kept open until their peer closes its end
@@ -38,7 +39,7 @@ final class Linger {
         }
 
         @Override
-        public void onReceive(long workId, java.lang.foreign.MemorySegment message, String error) {
+        public void onReceive(long workId, MemorySegment message, String error) {
         }
 
         @Override

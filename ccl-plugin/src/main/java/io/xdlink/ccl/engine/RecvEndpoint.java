@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The receiving end of a connection. A grouped receive takes one of {@link Advertisement#SLOTS} slots, is
@@ -37,7 +38,7 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
     private long nextSequence;
     private String failure;
     private boolean closed;
-    private final java.util.function.BooleanSupplier isClosed = () -> closed;
+    private final BooleanSupplier isClosed = () -> closed;
     private final Runnable drain = this::progress;
 
     public RecvEndpoint(int device, Connection connection) {

@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The sending end of a connection. Advertisements arrive in posting order into buffers posted for them; a send
@@ -41,7 +42,7 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
     private long nextWorkId;
     private String failure;
     private boolean closed;
-    private final java.util.function.BooleanSupplier isClosed = () -> closed;
+    private final BooleanSupplier isClosed = () -> closed;
     private final Runnable drain = this::progress;
 
     /** An advertisement and which of its buffers sends have taken. */

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.Arrays;
 
 /**
  * Finds NUL-terminated strings that start with a prefix in one section of an ELF file, reading it in pieces. A
@@ -46,7 +47,7 @@ public final class ElfStrings {
                 System.arraycopy(carry, 0, buf, 0, carry.length);
                 System.arraycopy(piece, 0, buf, carry.length, piece.length);
                 int keepFrom = scan(buf, p, found, off + n >= size);
-                carry = java.util.Arrays.copyOfRange(buf, keepFrom, buf.length);
+                carry = Arrays.copyOfRange(buf, keepFrom, buf.length);
             }
         } catch (IOException e) {
             throw new ElfException(file + ": cannot read " + section.name() + ": " + e.getMessage());
