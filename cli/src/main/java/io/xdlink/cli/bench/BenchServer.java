@@ -102,11 +102,14 @@ final class BenchServer extends BenchSide {
             Responder responder = Responder.startFor(ep, s, size,
                     warm || s.test().isBandwidth() ? 0 : LatencyRun.warmUpRounds(s, size));
             warm = true;
-            // A responder runs the engine while it answers; without one (write_bw) the standby does.
+            // A responder runs the engine while it answers; without one (write_bw) the standby does. The client's
+            // result comes when its whole run is over, which on a loaded host may take longer than the timeout
+            // (20000 warm-up round trips of a few milliseconds each): the wait goes on as long as the completions
+            // keep coming, and a peer that stopped answering is still given up on after the timeout.
             String text = responder != null ? rv.serve(t -> {
                 responder.join();
                 return "OK";
-            }) : dev.away(() -> rv.serve(t -> "OK"));
+            }, ep::completions) : dev.away(() -> rv.serve(t -> "OK"));
             BenchResult r = BenchResult.parse(BenchRecord.parse(text, "RESULT"), s.unit());
             o.row(r);
             rows.add(r);
