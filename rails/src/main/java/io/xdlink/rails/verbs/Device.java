@@ -238,6 +238,14 @@ public final class Device implements AutoCloseable {
         return engine.stats();
     }
 
+    /**
+     * Data frames this device has received so far, read cheaply from any thread while the engine runs, at most a
+     * moment behind it: for a watcher on another thread that only needs to see the peer's traffic still arriving.
+     */
+    public long dataFramesReceived() {
+        return engine.dataFramesReceivedFromAnyThread();
+    }
+
     /** The last error the progress engine caught, for diagnosis; null when none. */
     public Throwable lastError() {
         return engine.lastError;
