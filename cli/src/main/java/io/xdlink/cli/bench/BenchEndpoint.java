@@ -20,7 +20,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -49,8 +48,6 @@ final class BenchEndpoint implements AutoCloseable {
     private int remoteKey;
     private Supplier<String> watch = () -> null;
     private long watchedAt = System.nanoTime();
-    /** Completions polled so far: what another thread reads to see the run still moving ({@link #completions}). */
-    private final AtomicLong completions = new AtomicLong();
 
     BenchEndpoint(BenchDevice bench, int qps, long maxMessage, int cqCapacity) {
         long slot = 2 * maxMessage;
@@ -196,10 +193,6 @@ final class BenchEndpoint implements AutoCloseable {
     /** Polls one completion, failing the run on an error status or when the watch says the peer is gone. */
     Completion poll() {
         Completion c = cq.poll();
-        if (c != null) {
-            // One thread polls at a time; an ordered store keeps the count off the round trip's critical path.
-            completions.lazySet(completions.get() + 1);
-        }
         if (c != null && !c.isSuccess()) {
             throw new BenchException("a " + c.opcode() + " completed with " + c.status() + lastError());
         }
@@ -214,14 +207,6 @@ final class BenchEndpoint implements AutoCloseable {
             }
         }
         return c;
-    }
-
-    /**
-     * How many completions {@link #poll} has taken, successful or not; any thread. A count that changes says the run
-     * still moves, however slowly.
-     */
-    long completions() {
-        return completions.get();
     }
 
     /** What the device last ran into, for a failure's message: an internal error, else why a rail went. */

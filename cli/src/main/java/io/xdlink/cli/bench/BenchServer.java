@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -104,12 +105,14 @@ final class BenchServer extends BenchSide {
             warm = true;
             // A responder runs the engine while it answers; without one (write_bw) the standby does. The client's
             // result comes when its whole run is over, which on a loaded host may take longer than the timeout
-            // (20000 warm-up round trips of a few milliseconds each): the wait goes on as long as the completions
-            // keep coming, and a peer that stopped answering is still given up on after the timeout.
+            // (20000 warm-up round trips of a few milliseconds each, or a write_bw's messages): the wait goes on as
+            // long as the client's frames keep arriving, and a client that stopped is still given up on after the
+            // timeout.
+            LongSupplier progress = ep.device()::dataFramesReceived;
             String text = responder != null ? rv.serve(t -> {
                 responder.join();
                 return "OK";
-            }, ep::completions) : dev.away(() -> rv.serve(t -> "OK"));
+            }, progress) : dev.away(() -> rv.serve(t -> "OK", progress));
             BenchResult r = BenchResult.parse(BenchRecord.parse(text, "RESULT"), s.unit());
             o.row(r);
             rows.add(r);
