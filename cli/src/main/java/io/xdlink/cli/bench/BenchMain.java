@@ -124,17 +124,31 @@ final class BenchMain {
         BenchClient.Outcome o;
         try {
             o = new BenchClient(s, fabric, rails, out, err).run("127.0.0.1", p);
-        } finally {
-            try {
-                thread.join(s.timeout().toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        } catch (BenchException e) {
+            // When the server gave up first, all the client sees is its requests flushed or its rail closed: say
+            // why the server gave up, which is where the run went wrong.
+            join(thread, s);
+            RuntimeException serverSide = serverFailure.get();
+            if (serverSide != null && serverSide != e && serverSide.getMessage() != null) {
+                throw new BenchException(e.getMessage() + "; the server side had failed: " + serverSide.getMessage(),
+                        e);
             }
+            throw e;
+        } finally {
+            join(thread, s);
         }
         if (serverFailure.get() != null) {
             throw serverFailure.get();
         }
         results(s, o.label() + ", loopback", o.rows(), o.raw(), out, stdout, compare);
+    }
+
+    private static void join(Thread thread, BenchSettings s) {
+        try {
+            thread.join(s.timeout().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The simulated peer appears once XDomain discovery has enumerated it. */

@@ -110,7 +110,8 @@ public final class BenchOptions {
     String baseline;
 
     @Option(names = "--timeout", paramLabel = "SECONDS",
-            description = "How long to wait for the peer at any step (default: 60).")
+            description = "How long a silent peer is waited for at any step (default: 60); a run that keeps "
+                    + "moving, however slowly, is waited for to its end.")
     long timeoutSeconds = 60;
 
     /** Validates the options for {@code test}; every problem is one line naming the option. */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -102,11 +103,16 @@ final class BenchServer extends BenchSide {
             Responder responder = Responder.startFor(ep, s, size,
                     warm || s.test().isBandwidth() ? 0 : LatencyRun.warmUpRounds(s, size));
             warm = true;
-            // A responder runs the engine while it answers; without one (write_bw) the standby does.
+            // A responder runs the engine while it answers; without one (write_bw) the standby does. The client's
+            // result comes when its whole run is over, which on a loaded host may take longer than the timeout
+            // (20000 warm-up round trips of a few milliseconds each, or a write_bw's messages): the wait goes on as
+            // long as the client's frames keep arriving, and a client that stopped is still given up on after the
+            // timeout.
+            LongSupplier progress = ep.device()::dataFramesReceived;
             String text = responder != null ? rv.serve(t -> {
                 responder.join();
                 return "OK";
-            }) : dev.away(() -> rv.serve(t -> "OK"));
+            }, progress) : dev.away(() -> rv.serve(t -> "OK", progress));
             BenchResult r = BenchResult.parse(BenchRecord.parse(text, "RESULT"), s.unit());
             o.row(r);
             rows.add(r);

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -51,6 +52,8 @@ public final class Rendezvous implements AutoCloseable {
     private final OutputStream out;
     private final Duration timeout;
     private volatile Supplier<String> watch = () -> null;
+    /** A wait that nothing measures: the whole timeout counts from its start. */
+    private static final LongSupplier STILL = () -> 0;
 
     private Rendezvous(Socket socket, boolean server, Duration timeout) throws IOException {
         this.socket = socket;
@@ -248,12 +251,12 @@ public final class Rendezvous implements AutoCloseable {
     public String exchange(String record) {
         byte[] mine = encode(record);
         if (server) {
-            String theirs = read();
+            String theirs = read(STILL);
             write(mine);
             return theirs;
         }
         write(mine);
-        return read();
+        return read(STILL);
     }
 
     /**
@@ -261,7 +264,17 @@ public final class Rendezvous implements AutoCloseable {
      * record. If {@code reply} throws, the client is told why (an ERROR record) before the exception goes on.
      */
     public String serve(java.util.function.UnaryOperator<String> reply) {
-        String theirs = read();
+        return serve(reply, STILL);
+    }
+
+    /**
+     * As {@link #serve(java.util.function.UnaryOperator)}, for a wait that lasts as long as the peer's run (a
+     * latency test's thousands of round trips): the timeout counts from the last time {@code progress} changed, not
+     * from the start of the wait, so a peer that is slow (a loaded host, every round trip waiting for a processor) is
+     * waited for as long as it moves, and only one that stopped moving for the whole timeout is given up on.
+     */
+    public String serve(java.util.function.UnaryOperator<String> reply, LongSupplier progress) {
+        String theirs = read(progress);
         String mine;
         try {
             mine = reply.apply(theirs);
@@ -318,10 +331,11 @@ public final class Rendezvous implements AutoCloseable {
         }
     }
 
-    private String read() {
+    private String read(LongSupplier progress) {
         byte[] b = new byte[RECORD_BYTES];
         int n = 0;
         long deadline = System.nanoTime() + timeout.toNanos();
+        long seen = progress.getAsLong();
         try {
             while (n < b.length) {
                 int r;
@@ -332,9 +346,13 @@ public final class Rendezvous implements AutoCloseable {
                     if (gone != null) {
                         throw new BenchException(gone);
                     }
-                    if (System.nanoTime() - deadline > 0) {
+                    long now = progress.getAsLong();
+                    if (now != seen) {
+                        seen = now;
+                        deadline = System.nanoTime() + timeout.toNanos();
+                    } else if (System.nanoTime() - deadline > 0) {
                         throw new BenchException("the peer " + peer + " went silent (nothing for " + seconds(timeout)
-                                + ")");
+                                + (progress == STILL ? "" : ", and no progress in the run") + ")");
                     }
                     continue;
                 }

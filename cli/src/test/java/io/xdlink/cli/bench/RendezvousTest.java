@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,8 +31,13 @@ class RendezvousTest {
 
     /** Starts a server on a free port and returns it once the port is known. */
     private Future<Rendezvous> server(AtomicInteger port) throws InterruptedException {
+        return server(port, LONG);
+    }
+
+    /** As {@link #server(AtomicInteger)}, waiting at most {@code timeout} for each exchange. */
+    private Future<Rendezvous> server(AtomicInteger port, Duration timeout) throws InterruptedException {
         CountDownLatch bound = new CountDownLatch(1);
-        Future<Rendezvous> f = pool.submit(() -> Rendezvous.listen("127.0.0.1", 0, LONG, LONG, p -> {
+        Future<Rendezvous> f = pool.submit(() -> Rendezvous.listen("127.0.0.1", 0, LONG, timeout, p -> {
             port.set(p);
             bound.countDown();
         }));
@@ -275,6 +281,48 @@ class RendezvousTest {
             assertThat(waiting).isNotDone();
             gone.set(true);
             assertThat(waiting.get(20, TimeUnit.SECONDS)).hasMessage("lost the client: peer x lost: silent for 3000 ms");
+            assertThat(client.isServer()).isFalse();
+        }
+    }
+
+    /**
+     * A latency test's server waits for the client's result while its responder answers the pings: on a loaded host
+     * the 20000 warm-up round trips took longer than the timeout, the server gave up on a client that was only slow
+     * and closed its side, and the client saw its WRITE flushed. Each look at the run here finds it a step further,
+     * and the client answers only after ten looks, each a read slice (100 ms) after the last: the wait outlasts the
+     * 200 ms timeout several times over, whatever the host's speed.
+     */
+    @Test
+    void aServerWaitsForARunThatKeepsMovingLongerThanTheTimeout() throws Exception {
+        AtomicInteger port = new AtomicInteger();
+        Future<Rendezvous> server = server(port, Duration.ofMillis(200));
+        try (Rendezvous client = Rendezvous.connect("127.0.0.1", port.get(), LONG);
+             Rendezvous s = server.get(20, TimeUnit.SECONDS)) {
+            CountDownLatch looked = new CountDownLatch(10);
+            AtomicLong steps = new AtomicLong();
+            CompletableFuture<String> atServer = CompletableFuture.supplyAsync(() -> s.serve(t -> "OK", () -> {
+                looked.countDown();
+                return steps.incrementAndGet();
+            }), pool);
+            assertThat(looked.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(client.exchange("RESULT lat")).isEqualTo("OK");
+            assertThat(atServer.get(20, TimeUnit.SECONDS)).isEqualTo("RESULT lat");
+        }
+    }
+
+    /** A run that stopped moving is given up on after the timeout, counted from its last step. */
+    @Test
+    void aServerGivesUpOnARunThatStoppedMovingAfterTheTimeout() throws Exception {
+        AtomicInteger port = new AtomicInteger();
+        Future<Rendezvous> server = server(port, Duration.ofMillis(200));
+        try (Rendezvous client = Rendezvous.connect("127.0.0.1", port.get(), LONG);
+             Rendezvous s = server.get(20, TimeUnit.SECONDS)) {
+            AtomicLong looks = new AtomicLong();
+            assertThatThrownBy(() -> s.serve(t -> "OK", () -> Math.min(5, looks.incrementAndGet())))
+                    .isInstanceOf(BenchException.class)
+                    .hasMessageContaining("went silent (nothing for 0.2 s, and no progress in the run)");
+            // It moved for five looks and gave up only on a look that found it standing still.
+            assertThat(looks.get()).isGreaterThanOrEqualTo(6);
             assertThat(client.isServer()).isFalse();
         }
     }

@@ -239,6 +239,14 @@ public final class Device implements AutoCloseable {
     }
 
     /**
+     * Data frames this device has received so far, read cheaply from any thread while the engine runs, at most a
+     * moment behind it: for a watcher on another thread that only needs to see the peer's traffic still arriving.
+     */
+    public long dataFramesReceived() {
+        return engine.dataFramesReceivedFromAnyThread();
+    }
+
+    /**
      * The last internal error the progress engine caught and lived through, for diagnosis; null when none. Each one
      * is counted in {@link DeviceStats#internalErrors()}.
      */

@@ -13,6 +13,8 @@ import io.xdlink.rails.frame.Opcode;
 import io.xdlink.xdomain.Scheduler;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +32,16 @@ import java.util.UUID;
 final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
     private static final int POLL_LIMIT = 256;
     private static final int BURST = 64;
+    private static final VarHandle DATA_FRAMES_RECEIVED;
+
+    static {
+        try {
+            DATA_FRAMES_RECEIVED = MethodHandles.lookup().findVarHandle(DeviceEngine.class, "dataFramesReceived",
+                    long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     final Device device;
     final RailsSettings settings;
@@ -737,6 +749,14 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
     @Override
     public void onClose() {
         shutdown();
+    }
+
+    /**
+     * {@link #dataFramesReceived} from any thread: the engine counts with plain stores, this reads the last one it
+     * can see, never a torn value, at most a moment behind.
+     */
+    long dataFramesReceivedFromAnyThread() {
+        return (long) DATA_FRAMES_RECEIVED.getOpaque(this);
     }
 
     DeviceStats stats() {

@@ -104,6 +104,8 @@ class ReceiveRunTest {
             // Every frame of the message but the first of each poll took the short way.
             long frames = t.a.stats().dataFramesReceived();
             assertThat(f.runFrames()).as("frames of %d taken the short way", frames).isGreaterThan(frames / 2);
+            // The count a watcher on another thread reads holds the short way's frames too.
+            assertThat(t.a.dataFramesReceived()).isEqualTo(frames).isPositive();
         }
     }
 
