@@ -5,6 +5,7 @@ import io.xdlink.params.dma.IommuMode;
 
 import java.util.Objects;
 import java.util.UUID;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A simulated host: its identity, its USB4 ports, what it publishes, its DMA memory and the rings it asks for.
@@ -52,7 +53,7 @@ public record HostSpec(String name, UUID domain, int ports, boolean thunderboltN
      */
     public static HostSpec named(String name) {
         return new HostSpec(name, UUID.nameUUIDFromBytes(("xdlink-sim-host:" + name)
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8)), 2, false, TRANSLATED, 4096, 256,
+                .getBytes(StandardCharsets.UTF_8)), 2, false, TRANSLATED, 4096, 256,
                 HopIds.DEFAULT_MAX);
     }
 

@@ -3,11 +3,12 @@ package io.xdlink.sim;
 import io.xdlink.xdomain.LinkState;
 
 import java.util.Optional;
+import io.xdlink.rails.RailClosedException;
 
 /**
  * A cable between two ports. Plugging it in brings the link up when both hosts are running (each host then runs its
  * XDomain discovery over the cable); pulling it takes the link down at once: every rail over it fails with
- * {@link io.xdlink.rails.RailClosedException}, frames in flight are lost, and both hosts see the peer unplugged.
+ * {@link RailClosedException}, frames in flight are lost, and both hosts see the peer unplugged.
  * Plugging it back re-enumerates from scratch, with new rails.
  */
 public final class SimCable {

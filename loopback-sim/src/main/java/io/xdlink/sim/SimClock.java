@@ -5,6 +5,7 @@ import io.xdlink.xdomain.SystemScheduler;
 import io.xdlink.xdomain.VirtualScheduler;
 
 import java.util.Objects;
+import java.util.Locale;
 
 /**
  * The time a simulated fabric runs in, and whether its cables pace frames at all.
@@ -76,6 +77,6 @@ public final class SimClock {
 
     @Override
     public String toString() {
-        return mode.name().toLowerCase(java.util.Locale.ROOT);
+        return mode.name().toLowerCase(Locale.ROOT);
     }
 }

@@ -12,10 +12,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import io.xdlink.rails.Fabric;
 
 /**
  * A simulated USB4 fabric: hosts with ports, and cables between them. Each host runs the real XDomain discovery on
- * each plugged port and offers a {@link io.xdlink.rails.Fabric} view ({@link SimHost#fabric()}) whose peers, links
+ * each plugged port and offers a {@link Fabric} view ({@link SimHost#fabric()}) whose peers, links
  * and link states all come out of that negotiation; rails open over cables and share each cable's bandwidth per
  * direction.
  *
@@ -148,7 +149,7 @@ public final class SimFabric implements AutoCloseable {
 
     /**
      * True when every plugged cable between two running hosts has finished discovery on both ends, so
-     * {@link io.xdlink.rails.Fabric#peers()} shows everything the cabling allows.
+     * {@link Fabric#peers()} shows everything the cabling allows.
      */
     public boolean settled() {
         for (SimCable c : cables()) {

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.IntFunction;
+import java.util.Locale;
 
 /**
  * The cabling of a small cluster: N hosts named {@code host0..host<N-1>} joined in a ring (each host's two ports to
@@ -26,7 +27,7 @@ public final class SimTopology {
 
         /** The lower-case, dash-separated name the command line uses. */
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
 

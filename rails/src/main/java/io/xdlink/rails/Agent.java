@@ -1,5 +1,7 @@
 package io.xdlink.rails;
 
+import io.xdlink.xdomain.Scheduler;
+
 /**
  * A unit of work with one duty cycle, like a progress engine: called again and again by one thread, it does what is
  * ready and returns at once. A runner idles when a cycle did nothing, so a busy agent spins and an idle one sleeps.
@@ -14,7 +16,7 @@ public interface Agent {
     String roleName();
 
     /**
-     * The earliest {@link io.xdlink.xdomain.Scheduler#nanoTime()} at which this agent has timed work (a retransmission
+     * The earliest {@link Scheduler#nanoTime()} at which this agent has timed work (a retransmission
      * timeout, a delayed acknowledgement), or {@link Long#MAX_VALUE} when none. A virtual-time driver steps every
      * agent until all are idle, then moves the clock to the smallest of these and of the scheduler's own tasks. It
      * may be early (the agent then finds nothing to do and answers again), never late.

@@ -4,9 +4,10 @@ import io.xdlink.params.Params;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.ServiceLoader;
 
 /**
- * Finds a fabric at run time ({@link java.util.ServiceLoader}, {@code META-INF/services/io.xdlink.rails.FabricProvider})
+ * Finds a fabric at run time ({@link ServiceLoader}, {@code META-INF/services/io.xdlink.rails.FabricProvider})
  * so the plugin and the command line work with the simulator and with a real host alike.
  */
 public interface FabricProvider {

@@ -5,6 +5,7 @@ import io.xdlink.params.ParamRegistry;
 import io.xdlink.params.Params;
 
 import java.util.List;
+import io.xdlink.params.ParamException;
 
 /**
  * The rails parameters resolved for one device, in the units the engine uses.
@@ -78,7 +79,7 @@ public record RailsSettings(long stripeMinBytes, int ackEveryFrames, long ackDel
     /**
      * Defaults with some parameters set by name, for tests and tools: {@code of("ack_delay_us", "50")}.
      *
-     * @throws io.xdlink.params.ParamException naming an unknown parameter or a bad value
+     * @throws ParamException naming an unknown parameter or a bad value
      */
     public static RailsSettings of(String... namesAndValues) {
         if (namesAndValues.length % 2 != 0) {

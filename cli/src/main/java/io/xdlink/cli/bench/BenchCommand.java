@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import io.xdlink.cli.UsageException;
+import java.util.Locale;
 
 /** {@code xdlink bench}: perftest's tests over xdlink, between two hosts or inside this one with {@code --loopback}. */
 @Command(name = "bench",
@@ -93,8 +95,8 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
-            if (!png.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".png")) {
-                throw new io.xdlink.cli.UsageException("the plot is a PNG; name it *.png, got "
+            if (!png.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
+                throw new UsageException("the plot is a PNG; name it *.png, got "
                         + Text.quote(png.toString()));
             }
             Output.requireDirectory("the plot", png);

@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.io.Writer;
 
 /** Runs a validated benchmark as server, client, or both ends in this process ({@code --loopback}). */
 final class BenchMain {
@@ -44,7 +45,7 @@ final class BenchMain {
                 RailFilter.requireKnown(s.loopback() ? peersOf(opened, s.timeout()) : opened.peers(), s.rails());
             }
             if (s.loopback()) {
-                loopback(s, s, new PrintWriter(java.io.Writer.nullWriter()), fabric, rails, table, err, out, compare);
+                loopback(s, s, new PrintWriter(Writer.nullWriter()), fabric, rails, table, err, out, compare);
             } else if (s.isServer()) {
                 server(s, fabric, rails, table, out, err, compare);
             } else {

@@ -9,6 +9,7 @@ import io.xdlink.params.Params;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Collections;
 
 /** The parameters a benchmark runs with: the usual sources, then this command line's explicit values on top. */
 final class BenchParams {
@@ -24,7 +25,7 @@ final class BenchParams {
      */
     record Explicit(Map<String, String> implied, List<Map.Entry<String, String>> given) {
         Explicit {
-            implied = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(implied));
+            implied = Collections.unmodifiableMap(new LinkedHashMap<>(implied));
             given = List.copyOf(given);
         }
 

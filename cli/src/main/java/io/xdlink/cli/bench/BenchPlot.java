@@ -10,6 +10,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.awt.Color;
+import java.util.ArrayList;
 
 /**
  * Bandwidth and latency against message size, one series per run, in one PNG: the picture a lab wants to see
@@ -58,7 +60,7 @@ public final class BenchPlot {
                 lat.addSeries(unique(lat, r.label() + " (t_avg)"), x, y).setMarker(SeriesMarkers.SQUARE);
             }
         }
-        List<XYChart> panels = new java.util.ArrayList<>();
+        List<XYChart> panels = new ArrayList<>();
         if (!bw.getSeriesMap().isEmpty()) {
             panels.add(bw);
         }
@@ -82,7 +84,7 @@ public final class BenchPlot {
         c.getStyler().setxAxisTickLabelsFormattingFunction(BenchPlot::sizeLabel);
         c.getStyler().setPlotGridLinesVisible(true);
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
-        c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        c.getStyler().setChartBackgroundColor(Color.WHITE);
         return c;
     }
 

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One benchmark run as it goes to {@code --json}: perftest's {@code test_info} and {@code results} keys
@@ -58,7 +59,7 @@ public record BenchReport(String label, Map<String, String> testInfo, ReportUnit
     public String toJson(BenchReport baseline) {
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("label", label);
-        new java.util.TreeMap<>(testInfo).forEach(info::put);
+        new TreeMap<>(testInfo).forEach(info::put);
         info.put("unit", unit.label());
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("test_info", info);

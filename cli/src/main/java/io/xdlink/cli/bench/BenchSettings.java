@@ -3,6 +3,7 @@ package io.xdlink.cli.bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.ArrayList;
 
 /**
  * One benchmark invocation, validated.
@@ -90,7 +91,7 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
         if (s.length > 23) {
             throw new BenchException("the client's SETUP record lists more than 23 sizes");
         }
-        List<Long> sz = new java.util.ArrayList<>();
+        List<Long> sz = new ArrayList<>();
         for (String one : s) {
             sz.add(BenchRecord.wholeNumber("SETUP", "sizes", one, 1, BenchOptions.MAX_SIZE));
         }
@@ -115,7 +116,7 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
     static List<String> mismatches(String side, List<Long> ourSizes, Long ourIters, List<Long> theirSizes,
                                    Long theirIters) {
         String other = side.equals("server") ? "client" : "server";
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         if (ourSizes != null && theirSizes != null && !ourSizes.equals(theirSizes)) {
             out.add("this " + side + " was started with " + sizesText(ourSizes) + " but the " + other + " with "
                     + sizesText(theirSizes) + "; both run the client's sizes");

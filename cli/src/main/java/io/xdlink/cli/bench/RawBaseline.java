@@ -11,6 +11,8 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.net.BindException;
+import java.nio.channels.AsynchronousCloseException;
 
 /**
  * {@code --baseline raw}: the same sizes and iterations over one plain TCP connection, without xdlink's protocol, so
@@ -33,7 +35,7 @@ final class RawBaseline {
     static ServerSocketChannel listen(String bindAddress, int port) {
         try {
             return bind(bindAddress, port);
-        } catch (java.net.BindException taken) {
+        } catch (BindException taken) {
             // Something else holds the rendezvous port + 1 (on one host, any socket's ephemeral port may): take a
             // free one instead; the client learns it from the server's RAW record.
             try {
@@ -154,7 +156,7 @@ final class RawBaseline {
     }
 
     private static BenchException failure(IOException e, BenchSettings s) {
-        if (e instanceof java.nio.channels.AsynchronousCloseException) {
+        if (e instanceof AsynchronousCloseException) {
             return new BenchException("the raw baseline made no progress for " + Rendezvous.seconds(s.timeout())
                     + "; the peer stopped");
         }

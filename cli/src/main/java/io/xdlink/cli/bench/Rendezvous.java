@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * perftest's out-of-band exchange: one TCP connection (port 18515 by default) over which the two sides swap
@@ -263,17 +264,17 @@ public final class Rendezvous implements AutoCloseable {
      * Server: reads the client's record, answers with what {@code reply} makes of it, and returns the client's
      * record. If {@code reply} throws, the client is told why (an ERROR record) before the exception goes on.
      */
-    public String serve(java.util.function.UnaryOperator<String> reply) {
+    public String serve(UnaryOperator<String> reply) {
         return serve(reply, STILL);
     }
 
     /**
-     * As {@link #serve(java.util.function.UnaryOperator)}, for a wait that lasts as long as the peer's run (a
+     * As {@link #serve(UnaryOperator)}, for a wait that lasts as long as the peer's run (a
      * latency test's thousands of round trips): the timeout counts from the last time {@code progress} changed, not
      * from the start of the wait, so a peer that is slow (a loaded host, every round trip waiting for a processor) is
      * waited for as long as it moves, and only one that stopped moving for the whole timeout is given up on.
      */
-    public String serve(java.util.function.UnaryOperator<String> reply, LongSupplier progress) {
+    public String serve(UnaryOperator<String> reply, LongSupplier progress) {
         String theirs = read(progress);
         String mine;
         try {

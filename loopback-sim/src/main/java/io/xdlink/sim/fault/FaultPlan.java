@@ -2,6 +2,7 @@ package io.xdlink.sim.fault;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * What goes wrong on a simulated fabric, all of it drawn from one seed so a failing run replays exactly.
@@ -117,8 +118,8 @@ public record FaultPlan(long seed, double lossRate, double burstRate, double bur
     }
 
     /** A random stream for one rail direction (or control channel), independent of every other stream. */
-    public java.util.SplittableRandom stream(String name) {
-        return new java.util.SplittableRandom(mix(seed ^ mix(name.hashCode() * 0x9E3779B97F4A7C15L)));
+    public SplittableRandom stream(String name) {
+        return new SplittableRandom(mix(seed ^ mix(name.hashCode() * 0x9E3779B97F4A7C15L)));
     }
 
     private static long mix(long z) {

@@ -2,6 +2,8 @@ package io.xdlink.rails.frame;
 
 import java.lang.foreign.MemorySegment;
 import java.util.zip.CRC32C;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
 /**
  * CRC-32C over a range of a {@link MemorySegment}, through the JDK's intrinsic: a byte array's bytes as they are, a
@@ -43,7 +45,7 @@ final class Crc32cSegment {
         if (array != null) {
             // A byte array's bytes go to the intrinsic as they are: no view to make. The bounds are checked here,
             // as a slice would have checked them.
-            java.util.Objects.checkFromIndexSize(offset, length, segment.byteSize());
+            Objects.checkFromIndexSize(offset, length, segment.byteSize());
             crc.update(array, (int) (segment.address() + offset), (int) length);
             return;
         }
@@ -54,7 +56,7 @@ final class Crc32cSegment {
             if (chunk == null) {
                 chunk = new byte[FrameLayout.MAX_FRAME_BYTES];
             }
-            MemorySegment.copy(segment, java.lang.foreign.ValueLayout.JAVA_BYTE, offset, chunk, 0, (int) length);
+            MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, offset, chunk, 0, (int) length);
             crc.update(chunk, 0, (int) length);
             return;
         }
@@ -66,7 +68,7 @@ final class Crc32cSegment {
             }
             for (long done = 0; done < length; ) {
                 int n = (int) Math.min(chunk.length, length - done);
-                MemorySegment.copy(segment, java.lang.foreign.ValueLayout.JAVA_BYTE, offset + done, chunk, 0, n);
+                MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, offset + done, chunk, 0, n);
                 crc.update(chunk, 0, n);
                 done += n;
             }

@@ -3,6 +3,7 @@ package io.xdlink.rails.frame;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.Objects;
 
 /**
  * Every frame of the format as a value, for tools, tests and diagnostics ({@link FrameCodec} turns them into bytes
@@ -47,7 +48,7 @@ public sealed interface Frame {
 
         @Override
         public int hashCode() {
-            return 31 * java.util.Objects.hash(header, qpn, msn, psn, offset, total, rkey, raddr)
+            return 31 * Objects.hash(header, qpn, msn, psn, offset, total, rkey, raddr)
                     + Arrays.hashCode(payload);
         }
 
@@ -75,7 +76,7 @@ public sealed interface Frame {
 
         @Override
         public int hashCode() {
-            return 31 * java.util.Objects.hash(header, qpn, msn, psn, offset, total, rkey, raddr, imm, recvIndex)
+            return 31 * Objects.hash(header, qpn, msn, psn, offset, total, rkey, raddr, imm, recvIndex)
                     + Arrays.hashCode(payload);
         }
 
@@ -104,7 +105,7 @@ public sealed interface Frame {
 
         @Override
         public int hashCode() {
-            return 31 * java.util.Objects.hash(header, qpn, msn, psn, offset, total, recvIndex, imm)
+            return 31 * Objects.hash(header, qpn, msn, psn, offset, total, recvIndex, imm)
                     + Arrays.hashCode(payload);
         }
 

@@ -3,6 +3,7 @@ package io.xdlink.rails.frame;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.UUID;
+import io.xdlink.rails.RailTransport;
 
 import static io.xdlink.rails.frame.FrameLayout.*;
 
@@ -136,8 +137,8 @@ public final class FrameEncoder {
     }
 
     /**
-     * Writes the trailer of a data frame laid out in two parts ({@link io.xdlink.rails.RailTransport#offer(int,
-     * io.xdlink.rails.RailTransport.FrameWriter, MemorySegment, long, int)}): right after the header at {@code o},
+     * Writes the trailer of a data frame laid out in two parts ({@link RailTransport#offer(int,
+     * RailTransport.FrameWriter, MemorySegment, long, int)}): right after the header at {@code o},
      * the CRC-32C of the header alone when the flags say {@link FrameFlags#PAYLOAD_UNCHECKED}, else of the header
      * and then the payload where it lies.
      */

@@ -1,5 +1,7 @@
 package io.xdlink.rails.frame;
 
+import java.util.Locale;
+
 /** The fields of the frame format, as named in the package documentation; a rejected frame names one. */
 public enum FrameField {
     FRAME, VERSION, OPCODE, FLAGS, LENGTH, CRC, QPN, OFFSET, TOTAL, IMMEDIATE, RESERVED,
@@ -8,6 +10,6 @@ public enum FrameField {
 
     /** The name as the documentation writes it: {@code ack_rail_count}. */
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -1,6 +1,9 @@
 package io.xdlink.rails.frame;
 
 import java.lang.foreign.MemorySegment;
+import io.xdlink.rails.RailTransport;
+import java.lang.foreign.ValueLayout;
+import java.util.UUID;
 
 import static io.xdlink.rails.frame.FrameLayout.*;
 
@@ -58,7 +61,7 @@ public final class FrameView {
 
     /**
      * As {@link #wrap(MemorySegment, long, long)}, leaving out the CRC check when {@code checkCrc} is false: for a
-     * frame from a transport that delivers frames intact ({@link io.xdlink.rails.RailTransport#deliversIntact()}).
+     * frame from a transport that delivers frames intact ({@link RailTransport#deliversIntact()}).
      */
     public FrameView wrap(MemorySegment buffer, long offset, long size, boolean checkCrc) throws FrameException {
         this.frame = null;
@@ -354,7 +357,7 @@ public final class FrameView {
     }
 
     static int u8(MemorySegment f, long off) {
-        return Byte.toUnsignedInt(f.get(java.lang.foreign.ValueLayout.JAVA_BYTE, off));
+        return Byte.toUnsignedInt(f.get(ValueLayout.JAVA_BYTE, off));
     }
 
     static int u16(MemorySegment f, long off) {
@@ -479,8 +482,8 @@ public final class FrameView {
 
     // HELLO
 
-    public java.util.UUID helloDevice() {
-        return new java.util.UUID(frame.get(U64, base + OFF_HELLO_UUID_MSB), frame.get(U64, base + OFF_HELLO_UUID_LSB));
+    public UUID helloDevice() {
+        return new UUID(frame.get(U64, base + OFF_HELLO_UUID_MSB), frame.get(U64, base + OFF_HELLO_UUID_LSB));
     }
 
     public int helloRail() {

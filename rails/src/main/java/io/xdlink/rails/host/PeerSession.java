@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import io.xdlink.rails.RailClosedException;
 
 /**
  * This host's session with one peer: the session stream in use, what the peer published about its rails, and every
@@ -123,7 +124,7 @@ final class PeerSession {
 
     /**
      * Declares the peer lost if the session is still down since down number {@code since}, and returns whether it
-     * did: every rail to the peer fails, marked {@link io.xdlink.rails.RailClosedException#peerLost()}. On the loop.
+     * did: every rail to the peer fails, marked {@link RailClosedException#peerLost()}. On the loop.
      */
     boolean lostUnlessBack(long since) {
         if (connection != null || downs != since) {

@@ -1,6 +1,7 @@
 package io.xdlink.rails.inmemory;
 
 import io.xdlink.rails.RailInfo;
+import io.xdlink.rails.RailTransport;
 
 /**
  * Two joined in-memory rail ends, for unit tests and as the reference a transport conformance suite compares
@@ -34,7 +35,7 @@ public final class InMemoryRailPair {
     }
 
     /**
-     * A rail that carries data payloads by reference ({@link io.xdlink.rails.RailTransport#carriesPayloadByReference()}):
+     * A rail that carries data payloads by reference ({@link RailTransport#carriesPayloadByReference()}):
      * the receiver reads them straight from the sender's registered memory, as a shared-memory or DMA path
      * would, so a frame's payload is copied once, into its target.
      */

@@ -7,6 +7,7 @@ import io.xdlink.rails.RailTransport;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
+import java.lang.foreign.Arena;
 
 /**
  * One end of an in-memory rail ({@link InMemoryRailPair} makes both). Frames are written in place into the peer's
@@ -22,8 +23,8 @@ public final class InMemoryRailTransport implements RailTransport {
     private final FrameRing out;
     private final FrameRing in;
     private final boolean byReference;
-    private final MemorySegment held = java.lang.foreign.Arena.ofAuto().allocate(MAX_FRAME_BYTES, 8);
-    private final MemorySegment head = java.lang.foreign.Arena.ofAuto().allocate(MAX_FRAME_BYTES, 8);
+    private final MemorySegment held = Arena.ofAuto().allocate(MAX_FRAME_BYTES, 8);
+    private final MemorySegment head = Arena.ofAuto().allocate(MAX_FRAME_BYTES, 8);
     private int heldLength;
     private MemorySegment heldPayload;
     private long heldPayloadOffset;

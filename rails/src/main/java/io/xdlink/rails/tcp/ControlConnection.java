@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
+import io.xdlink.xdomain.Scheduler;
+import java.util.function.Supplier;
 
 /**
  * One session stream between two hosts, run on an {@link IoLoop}: XDomain packets travel in it unchanged, on a few
@@ -62,7 +64,7 @@ public final class ControlConnection implements IoLoop.Handler {
     private final AtomicInteger queued = new AtomicInteger();
     private SelectionKey key;
     private Keepalive keepalive;
-    private io.xdlink.xdomain.Scheduler.Timer timer;
+    private Scheduler.Timer timer;
     private boolean helloSeen;
     private volatile boolean open;
     private volatile boolean closed;
@@ -109,7 +111,7 @@ public final class ControlConnection implements IoLoop.Handler {
 
     /** Listens on {@code local}; each accepted stream runs with a listener of its own from {@code listeners}. */
     public static TcpListener listen(IoLoop loop, InetSocketAddress local, TcpSettings settings,
-                                     java.util.function.Supplier<Listener> listeners) throws IOException {
+                                     Supplier<Listener> listeners) throws IOException {
         return TcpListener.open(loop, local, 0, ch -> accepted(loop, ch, settings, listeners.get()));
     }
 

@@ -16,6 +16,7 @@ import java.nio.channels.SelectionKey;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.net.PortUnreachableException;
 
 /**
  * Sends and hears {@link LinkHello}s on the links' interfaces, on one UDP port (the session listener's port number:
@@ -97,7 +98,7 @@ public final class LinkBeacon implements AutoCloseable {
     private static SocketAddress receive(DatagramChannel ch, ByteBuffer buf) throws IOException {
         try {
             return ch.receive(buf);
-        } catch (java.net.PortUnreachableException e) {
+        } catch (PortUnreachableException e) {
             return null; // an ICMP error for an earlier datagram: nothing to read
         }
     }

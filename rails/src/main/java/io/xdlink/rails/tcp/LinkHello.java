@@ -2,6 +2,7 @@ package io.xdlink.rails.tcp;
 
 import java.nio.ByteBuffer;
 import java.util.UUID;
+import java.nio.ByteOrder;
 
 /**
  * The datagram a host sends on each of its links to say that it is there: its domain UUID and the port its session
@@ -44,7 +45,7 @@ public record LinkHello(UUID host, int sessionPort) {
      * @throws StreamFormatException naming the field and value when the bytes are not exactly one hello
      */
     public static LinkHello decode(ByteBuffer datagram) throws StreamFormatException {
-        ByteBuffer b = datagram.duplicate().order(java.nio.ByteOrder.BIG_ENDIAN);
+        ByteBuffer b = datagram.duplicate().order(ByteOrder.BIG_ENDIAN);
         if (b.remaining() != BYTES) {
             throw new StreamFormatException("link hello is " + b.remaining() + " bytes, expected " + BYTES);
         }

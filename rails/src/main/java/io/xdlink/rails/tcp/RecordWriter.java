@@ -8,6 +8,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.GatheringByteChannel;
+import java.util.Arrays;
 
 /**
  * Gathers length-prefixed records in one direct buffer and writes them out together, so a burst of frames costs one
@@ -101,8 +102,8 @@ final class RecordWriter {
         if (at < 0) {
             return false;
         }
-        segment.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at, kind);
-        segment.set(java.lang.foreign.ValueLayout.JAVA_BYTE, at + 1, channel);
+        segment.set(ValueLayout.JAVA_BYTE, at, kind);
+        segment.set(ValueLayout.JAVA_BYTE, at + 1, channel);
         MemorySegment.copy(MemorySegment.ofArray(body), 0, segment, at + 2, body.length);
         commit(2 + body.length);
         return true;
@@ -176,7 +177,7 @@ final class RecordWriter {
             gather[buffers++] = buffer.duplicate().limit(end).position(at);
         }
         long n = channel.write(gather, 0, buffers);
-        java.util.Arrays.fill(gather, 0, buffers, null);
+        Arrays.fill(gather, 0, buffers, null);
         consume(n);
         return (int) n;
     }

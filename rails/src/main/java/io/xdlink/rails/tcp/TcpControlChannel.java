@@ -3,6 +3,8 @@ package io.xdlink.rails.tcp;
 import io.xdlink.xdomain.ControlChannel;
 
 import java.util.function.Consumer;
+import java.io.IOException;
+import java.util.Optional;
 
 /**
  * An XDomain control channel to one peer over a TCP session stream: packets travel unchanged (whole big-endian
@@ -42,8 +44,8 @@ public final class TcpControlChannel implements ControlChannel {
     }
 
     /** Why the session stream closed (peer silent, peer closed, bad bytes), when it has. */
-    public java.util.Optional<java.io.IOException> failure() {
-        return java.util.Optional.ofNullable(connection.cause());
+    public Optional<IOException> failure() {
+        return Optional.ofNullable(connection.cause());
     }
 
     @Override

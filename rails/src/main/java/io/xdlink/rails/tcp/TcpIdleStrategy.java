@@ -1,6 +1,10 @@
 package io.xdlink.rails.tcp;
 
 import io.xdlink.rails.IdleStrategy;
+import java.io.IOException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 
 /**
  * How a progress thread whose rails are TCP waits for work: it spins a little, yields a little, and then sleeps in
@@ -71,14 +75,14 @@ public final class TcpIdleStrategy implements IdleStrategy {
      * (a thread that also polls a plain socket). The channel must be non-blocking. Does nothing when it already
      * wakes this thread.
      */
-    public static void wakeOn(java.nio.channels.SelectableChannel channel) throws java.io.IOException {
-        wakeOn(channel, java.nio.channels.SelectionKey.OP_READ);
+    public static void wakeOn(SelectableChannel channel) throws IOException {
+        wakeOn(channel, SelectionKey.OP_READ);
     }
 
-    /** As {@link #wakeOn(java.nio.channels.SelectableChannel)}, for the readiness {@code ops} ask for. */
-    public static void wakeOn(java.nio.channels.SelectableChannel channel, int ops) throws java.io.IOException {
-        java.nio.channels.Selector s = RailWaiter.forCurrentThread().selector;
-        java.nio.channels.SelectionKey key = channel.keyFor(s);
+    /** As {@link #wakeOn(SelectableChannel)}, for the readiness {@code ops} ask for. */
+    public static void wakeOn(SelectableChannel channel, int ops) throws IOException {
+        Selector s = RailWaiter.forCurrentThread().selector;
+        SelectionKey key = channel.keyFor(s);
         if (key == null) {
             channel.register(s, ops);
         } else if (key.interestOps() != ops) {

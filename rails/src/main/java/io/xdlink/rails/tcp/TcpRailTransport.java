@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.nio.channels.CancelledKeyException;
 
 /**
  * A rail over one TCP connection, bound to the local interface of its link (on a real host the thunderbolt-net
@@ -318,7 +319,7 @@ public final class TcpRailTransport implements RailTransport {
             }
             try {
                 waitKey = channel.register(w.selector, SelectionKey.OP_READ);
-            } catch (java.nio.channels.CancelledKeyException e) {
+            } catch (CancelledKeyException e) {
                 // This thread's selector still holds the key another thread cancelled when it took the rail over
                 // before; a selector forgets a cancelled key at its next selection, which this thread may make.
                 w.selector.selectNow();

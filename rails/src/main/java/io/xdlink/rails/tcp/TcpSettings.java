@@ -3,6 +3,7 @@ package io.xdlink.rails.tcp;
 import io.xdlink.params.Params;
 
 import java.time.Duration;
+import io.xdlink.params.ParamException;
 
 /**
  * The TCP knobs as typed values, read once from {@link Params} so sockets and loops never look a name up on a hot
@@ -62,13 +63,13 @@ public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int rai
     /**
      * The knobs as resolved.
      *
-     * @throws io.xdlink.params.ParamException when the keepalive timeout is not longer than its interval
+     * @throws ParamException when the keepalive timeout is not longer than its interval
      */
     public static TcpSettings from(Params params) {
         long interval = params.get(TcpParams.KEEPALIVE_INTERVAL);
         long timeout = params.get(TcpParams.KEEPALIVE_TIMEOUT);
         if (timeout <= interval) {
-            throw new io.xdlink.params.ParamException(params.origin(TcpParams.KEEPALIVE_TIMEOUT) + ": "
+            throw new ParamException(params.origin(TcpParams.KEEPALIVE_TIMEOUT) + ": "
                     + TcpParams.KEEPALIVE_TIMEOUT.name() + " (" + timeout + " ms) must be longer than "
                     + TcpParams.KEEPALIVE_INTERVAL.name() + " (" + interval + " ms)");
         }

@@ -12,6 +12,10 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.xdlink.rails.agent.VirtualTimeDriver;
+import io.xdlink.xdomain.VirtualScheduler;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An RDMA-style device over rails: memory registration, completion queues, listeners and connections, and one
@@ -20,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Nothing here blocks but {@link #close()}: calls hand their work to the engine through queues. The engine runs
  * on a thread of its own, or, in invoker mode ({@link DeviceConfig#invoker()}), whenever the owner calls
- * {@code agent().doWork()}; with a {@link io.xdlink.xdomain.VirtualScheduler} clock and a
- * {@link io.xdlink.rails.agent.VirtualTimeDriver} a whole fabric of devices runs deterministically in virtual time.
+ * {@code agent().doWork()}; with a {@link VirtualScheduler} clock and a
+ * {@link VirtualTimeDriver} a whole fabric of devices runs deterministically in virtual time.
  *
  * <pre>{@code
  * Device a = Device.open(config, List.of(rail0, rail1));
@@ -102,7 +106,7 @@ public final class Device implements AutoCloseable {
      * @throws IllegalStateException when the device runs a thread of its own, which wakes itself
      */
     public void wakeOwnerWith(Runnable wake) {
-        java.util.Objects.requireNonNull(wake, "wake");
+        Objects.requireNonNull(wake, "wake");
         if (runner != null) {
             throw new IllegalStateException("device " + id() + " runs its own progress thread");
         }
@@ -139,7 +143,7 @@ public final class Device implements AutoCloseable {
             engine.acknowledgeOwed();
             return true;
         }
-        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
         engine.submit(new Command() {
             @Override
             void run(DeviceEngine e) {
@@ -148,7 +152,7 @@ public final class Device implements AutoCloseable {
             }
         });
         try {
-            return done.await(maxWaitNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+            return done.await(maxWaitNanos, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;

@@ -10,13 +10,15 @@ import io.xdlink.xdomain.SystemScheduler;
 import java.security.SecureRandom;
 import java.util.Objects;
 import java.util.UUID;
+import io.xdlink.xdomain.VirtualScheduler;
+import java.util.SplittableRandom;
 
 /**
  * How to open a device.
  *
  * @param id       the device's identity, the one peers see in HELLO and connect handles name
  * @param settings the rails parameters
- * @param clock    the clock every timeout reads ({@link io.xdlink.xdomain.VirtualScheduler} for virtual time)
+ * @param clock    the clock every timeout reads ({@link VirtualScheduler} for virtual time)
  * @param invoker  true: no thread; the owner steps {@link Device#agent()}'s {@code doWork()} (invoker mode).
  *                 false: a progress thread runs the engine with {@code idle}
  * @param idle     the progress thread's idle strategy (unused in invoker mode)
@@ -86,8 +88,8 @@ public record DeviceConfig(UUID id, RailsSettings settings, Scheduler clock, boo
         public DeviceConfig build() {
             RailsSettings s = settings != null ? settings : RailsSettings.defaults();
             long sd = seed != null ? seed : new SecureRandom().nextLong();
-            UUID i = id != null ? id : new UUID(new java.util.SplittableRandom(sd).nextLong(),
-                    new java.util.SplittableRandom(~sd).nextLong());
+            UUID i = id != null ? id : new UUID(new SplittableRandom(sd).nextLong(),
+                    new SplittableRandom(~sd).nextLong());
             IdleStrategy is = idle != null ? idle
                     : "spin".equals(s.idleStrategy()) ? new BusySpinIdleStrategy() : new BackoffIdleStrategy();
             return new DeviceConfig(i, s, clock != null ? clock : Clock.SYSTEM, invoker, is, sd);

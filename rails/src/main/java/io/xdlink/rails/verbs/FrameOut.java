@@ -151,7 +151,7 @@ final class FrameOut implements RailTransport.FrameRun {
 
     /** Bytes of the head of a frame sent in two parts: its header and its trailer. */
     int headLength() {
-        return op.headerBytes() + io.xdlink.rails.frame.FrameLayout.TRAILER_BYTES;
+        return op.headerBytes() + FrameLayout.TRAILER_BYTES;
     }
 
     /** Bytes of the frame being built. */

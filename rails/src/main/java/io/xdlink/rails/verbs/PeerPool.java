@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import io.xdlink.rails.frame.FrameEncoder;
 
 /**
  * All rails to one peer, working as one: striping of requests over them, the frames to resend (on any of them),
@@ -499,7 +500,7 @@ final class PeerPool {
             out.aqPsn[qps] = r.expectedPsn();
             qps++;
         }
-        out.begin(Opcode.ACK, 0, io.xdlink.rails.frame.FrameEncoder.ackPayload(rails, qps));
+        out.begin(Opcode.ACK, 0, FrameEncoder.ackPayload(rails, qps));
         out.ackRails = rails;
         out.ackQps = qps;
         for (int i = 0; i < rails; i++) {

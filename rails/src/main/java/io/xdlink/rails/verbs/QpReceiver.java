@@ -5,6 +5,8 @@ import io.xdlink.rails.frame.NakReason;
 import io.xdlink.rails.frame.Opcode;
 
 import java.lang.foreign.MemorySegment;
+import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.frame.FrameFlags;
 
 /**
  * The receiving half of a queue pair, on the engine's thread. Each data frame is checked (message and packet
@@ -155,7 +157,7 @@ final class QpReceiver {
             mReceived[slot] = 0;
             mOp[slot] = op;
             mImm[slot] = v.imm();
-            mHasImm[slot] = op == Opcode.WRITE_WITH_IMM || v.hasFlag(io.xdlink.rails.frame.FrameFlags.IMMEDIATE);
+            mHasImm[slot] = op == Opcode.WRITE_WITH_IMM || v.hasFlag(FrameFlags.IMMEDIATE);
             mRegion[slot] = null;
             mState[slot] = IN_PROGRESS;
         } else if (mMsn[slot] != msn || mTotal[slot] != v.total() || mOp[slot] != op) {
@@ -263,7 +265,7 @@ final class QpReceiver {
 
     /**
      * Whether a payload is the very memory it is to be placed in: a transport read it straight there
-     * ({@link io.xdlink.rails.RailTransport.FrameReceiver#placement}).
+     * ({@link RailTransport.FrameReceiver#placement}).
      */
     private static boolean alreadyThere(MemorySegment payload, long payloadOffset, MemorySegment target, long at) {
         return payload.isNative() && target.isNative()

@@ -3,6 +3,8 @@ package io.xdlink.rails.verbs;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Arrays;
+import java.util.function.IntFunction;
 
 /**
  * Queue pair number to queue pair. A number is a slot index (low 16 bits) and the slot's generation (bits 16..23),
@@ -24,7 +26,7 @@ final class QpTable {
     }
 
     /** Reserves a number; the queue pair is made by {@code factory} with it. */
-    synchronized QueuePair allocate(java.util.function.IntFunction<QueuePair> factory) {
+    synchronized QueuePair allocate(IntFunction<QueuePair> factory) {
         int index;
         if (!free.isEmpty()) {
             index = free.poll();
@@ -34,8 +36,8 @@ final class QpTable {
             }
             index = used++;
             if (index == slots.length) {
-                QueuePair[] s = java.util.Arrays.copyOf(slots, slots.length * 2);
-                generation = java.util.Arrays.copyOf(generation, s.length);
+                QueuePair[] s = Arrays.copyOf(slots, slots.length * 2);
+                generation = Arrays.copyOf(generation, s.length);
                 slots = s;
             }
         }

@@ -1,5 +1,7 @@
 package io.xdlink.rails.verbs;
 
+import java.util.Arrays;
+
 /**
  * What a rail has sent and not yet settled, by rail sequence: for each data frame, which bytes of which message it
  * carried and when it left, so a loss can be sent again (on any rail) without keeping the frame itself. Control
@@ -44,7 +46,7 @@ final class RailSendLog {
             sentAt = new long[capacity];
             mask = capacity - 1;
         } else {
-            java.util.Arrays.fill(kind, FREE);
+            Arrays.fill(kind, FREE);
         }
         low = 0;
         high = 0;
