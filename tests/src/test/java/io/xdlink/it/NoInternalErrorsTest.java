@@ -1,5 +1,6 @@
 package io.xdlink.it;
 
+import io.xdlink.rails.BuggyRail;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
@@ -19,8 +20,6 @@ import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,68 +48,6 @@ class NoInternalErrorsTest {
         return launching;
     }
 
-    /**
-     * One end of an in-memory rail with a transport bug on demand: once armed, its next poll hands the engine a
-     * frame in memory that was already freed, and the engine's read of it throws.
-     */
-    static final class FreedFrameRail implements RailTransport {
-        private final RailTransport inner;
-        volatile boolean armed;
-
-        FreedFrameRail(RailTransport inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public RailInfo info() {
-            return inner.info();
-        }
-
-        @Override
-        public boolean offer(MemorySegment frame) {
-            return inner.offer(frame);
-        }
-
-        @Override
-        public boolean offer(int length, FrameWriter writer) {
-            return inner.offer(length, writer);
-        }
-
-        @Override
-        public int poll(FrameReceiver receiver, int limit) {
-            if (armed) {
-                armed = false;
-                MemorySegment freed;
-                try (Arena arena = Arena.ofConfined()) {
-                    freed = arena.allocate(64);
-                }
-                receiver.onFrame(freed, 0, 64);
-                return 1;
-            }
-            return inner.poll(receiver, limit);
-        }
-
-        @Override
-        public int flush() {
-            return inner.flush();
-        }
-
-        @Override
-        public void onArrival(Runnable wake) {
-            inner.onArrival(wake);
-        }
-
-        @Override
-        public boolean isOpen() {
-            return inner.isOpen();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
-        }
-    }
-
     private static InMemoryRailPair rail() {
         return InMemoryRailPair.create(new RailInfo("mem0", "cable0", LinkState.of(Generation.GEN3, 2), false), 256);
     }
@@ -131,7 +68,7 @@ class NoInternalErrorsTest {
     @EnabledIf("io.xdlink.it.NoInternalErrorsTest#launching")
     static class Fixture {
 
-        private static DevicePair pair(FreedFrameRail atA, RailTransport atB) {
+        private static DevicePair pair(BuggyRail atA, RailTransport atB) {
             return DevicePair.open(List.of(atA), List.of(atB), id -> DeviceConfig.builder().id(id)
                             .settings(RailsSettings.defaults()).thread(new BackoffIdleStrategy())
                             .seed(id.getLeastSignificantBits()).build(),
@@ -141,7 +78,7 @@ class NoInternalErrorsTest {
         @Test
         void clean() {
             InMemoryRailPair rail = rail();
-            try (DevicePair p = pair(new FreedFrameRail(rail.a()), rail.b())) {
+            try (DevicePair p = pair(new BuggyRail(rail.a()), rail.b())) {
                 assertThat(p.a.stats().internalErrors()).isZero();
             }
         }
@@ -149,9 +86,9 @@ class NoInternalErrorsTest {
         @Test
         void aFrameInFreedMemory() {
             InMemoryRailPair rail = rail();
-            FreedFrameRail atA = new FreedFrameRail(rail.a());
+            BuggyRail atA = new BuggyRail(rail.a());
             try (DevicePair p = pair(atA, rail.b())) {
-                atA.armed = true;
+                atA.freedFrame = true;
                 await("the engine to meet the freed frame", () -> p.a.stats().internalErrors() > 0);
             }
         }
@@ -191,7 +128,7 @@ class NoInternalErrorsTest {
     @Test
     void theCheckNamesEachDeviceWithItsCountAndLastError() {
         InMemoryRailPair rail = rail();
-        FreedFrameRail bug = new FreedFrameRail(rail.a());
+        BuggyRail bug = new BuggyRail(rail.a());
         try (Device broken = Device.open(DeviceConfig.builder().id(new UUID(9, 1)).invoker().seed(1).build(),
                 List.of(bug));
              Device clean = Device.open(DeviceConfig.builder().id(new UUID(9, 2)).invoker().seed(2).build(),
@@ -201,9 +138,9 @@ class NoInternalErrorsTest {
                 clean.agent().doWork();
             }
             assertThat(NoInternalErrors.check(List.of(broken, clean))).isEmpty();
-            bug.armed = true;
+            bug.freedFrame = true;
             broken.agent().doWork();
-            bug.armed = true;
+            bug.freedFrame = true;
             broken.agent().doWork();
             assertThat(broken.stats().internalErrors()).isEqualTo(2);
             Optional<AssertionError> failure = NoInternalErrors.check(List.of(clean, broken));

@@ -1,6 +1,6 @@
 package io.xdlink.rails.verbs;
 
-import io.xdlink.rails.ForwardingRailTransport;
+import io.xdlink.rails.BuggyRail;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
@@ -24,51 +24,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * working afterwards.
  */
 class InternalErrorsTest {
-
-    /**
-     * A rail end whose transport has a bug: once armed, its next poll hands the engine a frame in memory that has
-     * already been freed, or its next flush throws, or its close throws.
-     */
-    private static final class BuggyRail extends ForwardingRailTransport {
-        volatile boolean freedFrame;
-        volatile boolean throwingFlush;
-        volatile boolean throwingClose;
-
-        BuggyRail(RailTransport inner) {
-            super(inner);
-        }
-
-        @Override
-        public int poll(FrameReceiver receiver, int limit) {
-            if (freedFrame) {
-                freedFrame = false;
-                MemorySegment frame;
-                try (Arena arena = Arena.ofConfined()) {
-                    frame = arena.allocate(64);
-                }
-                receiver.onFrame(frame, 0, 64);
-                return 1;
-            }
-            return super.poll(receiver, limit);
-        }
-
-        @Override
-        public int flush() {
-            if (throwingFlush) {
-                throwingFlush = false;
-                throw new IllegalStateException("flush broke");
-            }
-            return super.flush();
-        }
-
-        @Override
-        public void close() {
-            super.close();
-            if (throwingClose) {
-                throw new IllegalStateException("close broke");
-            }
-        }
-    }
 
     private static InMemoryRailPair pair() {
         return InMemoryRailPair.create(new RailInfo("mem0", "c0", LinkState.of(Generation.GEN3, 2), false), 1024);
