@@ -18,8 +18,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * What every {@link ControlChannel} must do, from its javadoc, written once and run unchanged against each one
- * (in-memory, the simulator's ring 0, TCP): a channel joins by subclassing this and saying how to open the two ends
- * of one channel, whether it may lose packets, and how to let deliveries happen (a virtual clock moves on there).
+ * (in-memory, the simulator's ring 0 and a host's view of it, TCP): a channel joins by subclassing this and saying
+ * how to open the two ends of one channel, whether it may lose packets, and how to let deliveries happen (a virtual
+ * clock moves on there).
  * Packets arrive whole and unchanged in both directions and in the order sent (a lossy channel: an ordered subset,
  * each packet intact); send copies the packet and never blocks; a closed channel drops what is sent on it without
  * an error; packets with no receiver installed are dropped and a new receiver replaces the old one; close is
@@ -113,11 +114,20 @@ public abstract class ControlChannelConformance extends ResourceTest {
         }
     }
 
-    private byte[] randomPacket() {
-        int words = MIN_WIRE_BYTES / 4 + random.nextInt((MAX_WIRE_BYTES - MIN_WIRE_BYTES) / 4 + 1);
-        byte[] p = new byte[words * 4];
+    /**
+     * One packet of {@code wireBytes} bytes (a multiple of 4, {@link #MIN_WIRE_BYTES} to {@link #MAX_WIRE_BYTES}) to
+     * send: random bytes by default, since the channel does not parse packets. A channel that sits behind a ring-0
+     * consumer, which parses and filters, makes packets that consumer passes on (it may round the size up).
+     */
+    protected byte[] packet(Random random, int wireBytes) {
+        byte[] p = new byte[wireBytes];
         random.nextBytes(p);
         return p;
+    }
+
+    private byte[] randomPacket() {
+        int words = MIN_WIRE_BYTES / 4 + random.nextInt((MAX_WIRE_BYTES - MIN_WIRE_BYTES) / 4 + 1);
+        return packet(random, words * 4);
     }
 
     private List<byte[]> randomPackets(int count) {
@@ -132,9 +142,7 @@ public abstract class ControlChannelConformance extends ResourceTest {
     }
 
     private byte[] filled(int size) {
-        byte[] p = new byte[size];
-        random.nextBytes(p);
-        return p;
+        return packet(random, size);
     }
 
     private static String hex(byte[] p) {
@@ -299,9 +307,11 @@ public abstract class ControlChannelConformance extends ResourceTest {
         e.a().close();
         assertThatCode(() -> e.a().send(randomPacket())).as("send after close [%s]", seedNote())
                 .doesNotThrowAnyException();
-        if (settle()) {
-            assertThat(atB.size()).as("packets sent after close that arrived [%s]", seedNote()).isZero();
+        if (!settle() && seesPeerClose()) {
+            // Once b saw the close nothing more can come, so whatever was going to arrive has.
+            await("b to see that a closed", () -> !e.b().isOpen());
         }
+        assertThat(atB.size()).as("packets sent after close that arrived [%s]", seedNote()).isZero();
     }
 
     @Test
@@ -332,8 +342,7 @@ public abstract class ControlChannelConformance extends ResourceTest {
         assertThatCode(() -> e.a().send(randomPacket())).as("send to a peer that went away [%s]", seedNote())
                 .doesNotThrowAnyException();
         assertThatCode(() -> e.b().send(randomPacket())).doesNotThrowAnyException();
-        if (settle()) {
-            assertThat(atA.size()).as("packets from a closed end that arrived [%s]", seedNote()).isZero();
-        }
+        settle();
+        assertThat(atA.size()).as("packets from a closed end that arrived [%s]", seedNote()).isZero();
     }
 }
