@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -228,7 +229,7 @@ public abstract class ControlChannelConformance extends ResourceTest {
 
     @Test
     void packetsWithNoReceiverAreDroppedAndANewReceiverReplacesTheOld() throws Exception {
-        assumeTrue(!lossy(), "a lossy channel cannot show which receiver a lost packet would have reached");
+        assumeFalse(lossy(), "a lossy channel cannot show which receiver a lost packet would have reached");
         Ends e = open();
         boolean canSettle = settle();
         List<byte[]> sent = randomPackets(3);
