@@ -12,6 +12,7 @@ import io.xdlink.rails.verbs.QpAttributes;
 import io.xdlink.rails.verbs.QueuePair;
 
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One plugin device over rails devices: connections to one peer, all of whose rails the rails device pools. On a
@@ -157,7 +158,7 @@ final class RailsDevice implements Device {
     }
 
     /** How long finalize waits for a device's owed acknowledgements to leave. */
-    private static final long SETTLE_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(200);
+    private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     @Override
     public void settle() {
