@@ -62,6 +62,10 @@ public abstract class FabricConformance extends ResourceTest {
         return true;
     }
 
+    /** Moves the fabric on while a test waits (a virtual clock advances here); nothing by default. */
+    protected void progress() {
+    }
+
     protected long seed;
     protected Random random;
 
@@ -76,7 +80,7 @@ public abstract class FabricConformance extends ResourceTest {
     }
 
     private void await(String what, java.util.function.BooleanSupplier condition) {
-        awaitCondition(what + " [" + seedNote() + "]", condition, () -> { });
+        awaitCondition(what + " [" + seedNote() + "]", condition, this::progress);
     }
 
     /** The two ends of one rail. */
