@@ -3,6 +3,7 @@ package io.xdlink.it.stress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Threads that do nothing but burn a processor each, to starve whatever runs beside them the way a busy host does:
@@ -31,23 +32,30 @@ public final class BusyLoops implements AutoCloseable {
     }
 
     /**
-     * Set while loops burn processors beside the tests of this JVM: a test that measures speed then checks only that
-     * its run completes correctly, since what it would measure is the loops' share of the processors.
+     * How many sets of loops burn processors beside the tests of this JVM now: a test that measures speed then checks
+     * only that its run completes correctly, since what it would measure is the loops' share of the processors. A
+     * count, not a flag, since sets nest (the stress pass's loops around a test that starts loops of its own), and
+     * the inner one's close must not say the outer one stopped.
      */
-    public static final String ACTIVE_PROPERTY = "xdlink.stress.busy";
+    private static final AtomicInteger ACTIVE = new AtomicInteger();
+    private boolean counted;
 
     /** Starts {@code count} busy loops that stop on {@link #close} or after {@code limit}. */
     public static BusyLoops start(int count, Duration limit) {
         if (count < 0) {
             throw new IllegalArgumentException("busy loops: " + count);
         }
-        System.setProperty(ACTIVE_PROPERTY, Boolean.toString(count > 0));
-        return new BusyLoops(count, limit);
+        BusyLoops loops = new BusyLoops(count, limit);
+        if (count > 0) {
+            loops.counted = true;
+            ACTIVE.incrementAndGet();
+        }
+        return loops;
     }
 
     /** Whether busy loops burn processors beside the tests of this JVM now. */
     public static boolean active() {
-        return Boolean.getBoolean(ACTIVE_PROPERTY);
+        return ACTIVE.get() > 0;
     }
 
     public int count() {
@@ -58,7 +66,10 @@ public final class BusyLoops implements AutoCloseable {
     @Override
     public void close() {
         stop = true;
-        System.clearProperty(ACTIVE_PROPERTY);
+        if (counted) {
+            counted = false;
+            ACTIVE.decrementAndGet();
+        }
         for (Thread t : threads) {
             try {
                 t.join(10_000);

@@ -1,0 +1,31 @@
+package io.xdlink.it.stress;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Whether loops burn beside a test is known through nested sets: an inner set's close leaves the outer one counted. */
+class BusyLoopsTest {
+
+    @Test
+    void anInnerSetClosingLeavesTheOuterOneActive() {
+        boolean before = BusyLoops.active();
+        try (BusyLoops outer = BusyLoops.start(1, Duration.ofSeconds(30))) {
+            assertThat(BusyLoops.active()).isTrue();
+            try (BusyLoops inner = BusyLoops.start(1, Duration.ofSeconds(30))) {
+                assertThat(inner.count()).isEqualTo(1);
+                assertThat(BusyLoops.active()).isTrue();
+            }
+            assertThat(BusyLoops.active()).as("after the inner set closed, the outer one still burns").isTrue();
+            outer.close();
+            outer.close(); // a second close changes nothing
+            assertThat(BusyLoops.active()).isEqualTo(before);
+        }
+        assertThat(BusyLoops.active()).isEqualTo(before);
+        try (BusyLoops none = BusyLoops.start(0, Duration.ofSeconds(1))) {
+            assertThat(BusyLoops.active()).as("no loops, nothing burns").isEqualTo(before);
+        }
+    }
+}
