@@ -2,7 +2,6 @@ package io.xdlink.it;
 
 import io.xdlink.xdomain.ControlChannel;
 import io.xdlink.xdomain.packet.ControlFrame;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -32,7 +31,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * need not be valid. Randomness is seeded; the seed is in every failure message and {@code -Dxdlink.test.seed=N}
  * replays it.
  */
-public abstract class ControlChannelConformance extends ResourceTest {
+public abstract class ControlChannelConformance extends SeededConformance {
     /** The smallest wire packet: one packet word and the CRC word. */
     protected static final int MIN_WIRE_BYTES = 8;
     /** The largest wire packet: the largest packet and the CRC word. */
@@ -68,33 +67,12 @@ public abstract class ControlChannelConformance extends ResourceTest {
         return true;
     }
 
-    /** Moves the channel on while a test waits (a virtual clock advances here); nothing by default. */
-    protected void progress() {
-    }
-
     /**
      * Lets every packet sent so far be delivered or dropped, returning true; or returns false when this channel
      * cannot tell that moment from outside (a stream with no acknowledgement), and the cases that need it are skipped.
      */
     protected boolean settle() {
         return false;
-    }
-
-    protected long seed;
-    protected Random random;
-
-    @BeforeEach
-    final void seed() {
-        seed = Long.getLong("xdlink.test.seed", System.nanoTime());
-        random = new Random(seed);
-    }
-
-    protected final String seedNote() {
-        return "seed " + seed + " (replay with -Dxdlink.test.seed=" + seed + ")";
-    }
-
-    private void await(String what, java.util.function.BooleanSupplier condition) {
-        awaitCondition(what + " [" + seedNote() + "]", condition, this::progress);
     }
 
     /** Packets as a receiver saw them, in arrival order; safe to read from the test thread. */

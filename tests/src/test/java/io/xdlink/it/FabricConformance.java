@@ -6,7 +6,6 @@ import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.RailClosedException;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.xdomain.LinkState;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
@@ -14,7 +13,6 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *
  * <p>Frames are random bytes; the seed is in every failure message and {@code -Dxdlink.test.seed=N} replays it.
  */
-public abstract class FabricConformance extends ResourceTest {
+public abstract class FabricConformance extends SeededConformance {
 
     /**
      * Two hosts' views of one fabric, joined by one link.
@@ -60,27 +58,6 @@ public abstract class FabricConformance extends ResourceTest {
      */
     protected boolean reportsPeerLost() {
         return true;
-    }
-
-    /** Moves the fabric on while a test waits (a virtual clock advances here); nothing by default. */
-    protected void progress() {
-    }
-
-    protected long seed;
-    protected Random random;
-
-    @BeforeEach
-    final void seed() {
-        seed = Long.getLong("xdlink.test.seed", System.nanoTime());
-        random = new Random(seed);
-    }
-
-    protected final String seedNote() {
-        return "seed " + seed + " (replay with -Dxdlink.test.seed=" + seed + ")";
-    }
-
-    private void await(String what, java.util.function.BooleanSupplier condition) {
-        awaitCondition(what + " [" + seedNote() + "]", condition, this::progress);
     }
 
     /** The two ends of one rail. */

@@ -9,14 +9,12 @@ import io.xdlink.rails.verbs.CompletionStatus;
 import io.xdlink.rails.verbs.Device;
 import io.xdlink.rails.verbs.DeviceConfig;
 import io.xdlink.rails.verbs.MemoryRegion;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
  *
  * <p>Randomness is seeded; the seed is in every failure message and {@code -Dxdlink.test.seed=N} replays it.
  */
-public abstract class RailTransportConformance extends ResourceTest {
+public abstract class RailTransportConformance extends SeededConformance {
     protected static final int MAX = RailTransport.MAX_FRAME_BYTES;
     /** Polls in a row that bring nothing (with {@link #progress} between) after which a lossy transport is quiet. */
     protected static final int QUIET_ROUNDS = 1000;
@@ -49,10 +47,6 @@ public abstract class RailTransportConformance extends ResourceTest {
 
     /** Whether this configuration may lose frames: what {@link RailInfo#lossy()} must say. */
     protected abstract boolean expectLossy();
-
-    /** Moves the transport on while a test waits (a simulator advances its clock here); nothing by default. */
-    protected void progress() {
-    }
 
     /**
      * Opens {@code count} more rails between the same two hosts, for the full-stack test (several rails to one
@@ -80,29 +74,13 @@ public abstract class RailTransportConformance extends ResourceTest {
     protected void devicesOpened(Device a, Device b) {
     }
 
-    protected long seed;
-    protected Random random;
     private Ends ends;
-
-    @BeforeEach
-    final void seed() {
-        seed = Long.getLong("xdlink.test.seed", System.nanoTime());
-        random = new Random(seed);
-    }
 
     private Ends ends() throws Exception {
         if (ends == null) {
             ends = open();
         }
         return ends;
-    }
-
-    protected final String seedNote() {
-        return "seed " + seed + " (replay with -Dxdlink.test.seed=" + seed + ")";
-    }
-
-    protected final void await(String what, java.util.function.BooleanSupplier condition) {
-        awaitCondition(what + " [" + seedNote() + "]", condition, this::progress);
     }
 
     private byte[] randomFrame(int size) {
