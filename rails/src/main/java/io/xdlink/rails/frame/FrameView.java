@@ -1,10 +1,12 @@
 package io.xdlink.rails.frame;
 
-import java.lang.foreign.MemorySegment;
 import io.xdlink.rails.RailTransport;
-import java.lang.foreign.ValueLayout;
+
+import java.lang.foreign.MemorySegment;
 import java.util.UUID;
 
+import static io.xdlink.rails.frame.FrameChecks.u16;
+import static io.xdlink.rails.frame.FrameChecks.u8;
 import static io.xdlink.rails.frame.FrameLayout.*;
 
 /**
@@ -13,6 +15,9 @@ import static io.xdlink.rails.frame.FrameLayout.*;
  * intact) and decodes the header into fields, so the engine reads a frame
  * without allocating. Nothing is trusted before the checks pass; nothing is sized from the frame's own numbers
  * beyond the frame's real length. One instance per receiving thread; valid until the next {@code wrap}.
+ *
+ * <p>Over 400 lines on purpose: most of it is one short accessor per wire field, which the engine reads in place;
+ * the checks of fields the view does not keep are in {@link FrameChecks}.
  */
 public final class FrameView {
     private final Crc32cSegment crc = new Crc32cSegment();
@@ -77,7 +82,7 @@ public final class FrameView {
             throw new FrameException(FrameField.FRAME, size, "longer than " + MAX_FRAME_BYTES + " bytes");
         }
         long first = buffer.get(U64, offset + OFF_VERSION);
-        Opcode op = header(first);
+        Opcode op = FrameChecks.header(first);
         if (size < op.headerBytes() + TRAILER_BYTES) {
             throw new FrameException(FrameField.FRAME, size, "truncated: " + op + " has a " + op.headerBytes()
                     + "-byte header");
@@ -122,7 +127,7 @@ public final class FrameView {
                     + MAX_FRAME_BYTES + " bytes");
         }
         long first = head.get(U64, headOffset + OFF_VERSION);
-        Opcode op = header(first);
+        Opcode op = FrameChecks.header(first);
         if (op.headerBytes() + TRAILER_BYTES != headLength) {
             throw new FrameException(FrameField.FRAME, headLength, "a head is the " + op.headerBytes()
                     + "-byte header of " + op + " and the trailer");
@@ -133,27 +138,6 @@ public final class FrameView {
         }
         return decode(head, headOffset, op, first, payload, payloadOffset, payloadLength,
                 headOffset + op.headerBytes(), checkCrc);
-    }
-
-    /** Version, opcode and flags: enough to know the header's size. */
-    private static Opcode header(long first) throws FrameException {
-        // Version, opcode, flags and epoch: the high half of the common header's first word, which the caller read
-        // once (it made sure the common header is there) and decode reads the rest of.
-        int word = (int) (first >>> 32);
-        int version = word >>> 24;
-        if (version != VERSION) {
-            throw new FrameException(FrameField.VERSION, version, "this end speaks version " + VERSION);
-        }
-        int code = (word >>> 16) & 0xFF;
-        Opcode op = Opcode.ofCode(code);
-        if (op == null) {
-            throw new FrameException(FrameField.OPCODE, code, "unknown opcode");
-        }
-        int f = (word >>> 8) & 0xFF;
-        if ((f & ~op.allowedFlags()) != 0) {
-            throw new FrameException(FrameField.FLAGS, f, "bits not allowed on " + op);
-        }
-        return op;
     }
 
     private FrameView decode(MemorySegment frame, long b, Opcode op, long first, MemorySegment payload,
@@ -179,9 +163,9 @@ public final class FrameView {
         this.payloadLength = length;
         switch (op) {
             case WRITE, WRITE_WITH_IMM, SEND -> decodeData(frame, b, op, f, length);
-            case ACK -> checkAck(frame, b, length);
+            case ACK -> FrameChecks.ack(frame, b, length);
             case CREDIT, HELLO, NAK, CONNECT_REQUEST, CONNECT_REPLY, CONNECT_REJECT, DISCONNECT ->
-                    checkControl(frame, b, op, length);
+                    FrameChecks.control(frame, b, op, length);
         }
         this.frame = frame;
         this.base = b;
@@ -250,118 +234,6 @@ public final class FrameView {
                 }
             }
         }
-    }
-
-    private static void checkAck(MemorySegment f, long b, int length) throws FrameException {
-        if (length < ACK_COUNTS) {
-            throw new FrameException(FrameField.LENGTH, length, "an ACK payload has at least " + ACK_COUNTS
-                    + " bytes");
-        }
-        int rails = u8(f, b + COMMON_HEADER);
-        int reserved = u8(f, b + COMMON_HEADER + 1);
-        int qps = u16(f, b + COMMON_HEADER + 2);
-        if (reserved != 0) {
-            throw new FrameException(FrameField.RESERVED, reserved, "reserved byte of an ACK must be 0");
-        }
-        if (rails > MAX_ACK_RAILS) {
-            throw new FrameException(FrameField.ACK_RAIL_COUNT, rails, "at most " + MAX_ACK_RAILS + " rails");
-        }
-        long expected = ACK_COUNTS + (long) rails * ACK_RAIL_ENTRY + (long) qps * ACK_QP_ENTRY;
-        if (expected != length) {
-            throw new FrameException(FrameField.ACK_QP_COUNT, qps, "with " + rails + " rails the ACK needs "
-                    + expected + " payload bytes, it has " + length);
-        }
-        long base = b + COMMON_HEADER + ACK_COUNTS;
-        long seen = 0;
-        for (int i = 0; i < rails; i++) {
-            int rail = u8(f, base + (long) i * ACK_RAIL_ENTRY);
-            if (rail >= MAX_ACK_RAILS || (seen & (1L << rail)) != 0) {
-                throw new FrameException(FrameField.ACK_RAIL, rail, "rail numbers are below " + MAX_ACK_RAILS
-                        + " and appear once");
-            }
-            seen |= 1L << rail;
-        }
-        long qpBase = base + (long) rails * ACK_RAIL_ENTRY;
-        for (int j = 0; j < qps; j++) {
-            if (f.get(U32, qpBase + (long) j * ACK_QP_ENTRY) == 0) {
-                throw new FrameException(FrameField.QPN, 0, "queue pair 0 does not exist");
-            }
-        }
-    }
-
-    private static void checkControl(MemorySegment f, long b, Opcode op, int length) throws FrameException {
-        if (length != 0) {
-            throw new FrameException(FrameField.LENGTH, length, op + " carries no payload");
-        }
-        switch (op) {
-            case NAK -> {
-                int reason = u8(f, b + OFF_NAK_REASON);
-                if (NakReason.ofCode(reason) == null) {
-                    throw new FrameException(FrameField.NAK_REASON, reason, "unknown reason");
-                }
-                int reserved = u8(f, b + OFF_NAK_RESERVED) | u16(f, b + OFF_NAK_RESERVED + 1);
-                if (reserved != 0) {
-                    throw new FrameException(FrameField.RESERVED, reserved, "reserved bytes of a NAK must be 0");
-                }
-                nonZero(f, b + OFF_NAK_QPN, FrameField.QPN);
-            }
-            case HELLO -> {
-                int frameBytes = u16(f, b + OFF_HELLO_FRAME_BYTES);
-                if (frameBytes < MIN_FRAME_BYTES || frameBytes > MAX_FRAME_BYTES) {
-                    throw new FrameException(FrameField.FRAME_BYTES, frameBytes, "must be " + MIN_FRAME_BYTES + ".."
-                            + MAX_FRAME_BYTES);
-                }
-                long window = Integer.toUnsignedLong(f.get(U32, b + OFF_HELLO_WINDOW));
-                if (window < MIN_WINDOW || window > MAX_WINDOW) {
-                    throw new FrameException(FrameField.WINDOW, window, "must be " + MIN_WINDOW + ".." + MAX_WINDOW);
-                }
-                int rail = u16(f, b + OFF_HELLO_RAIL);
-                if (rail >= MAX_ACK_RAILS) {
-                    throw new FrameException(FrameField.ACK_RAIL, rail, "rail numbers are below " + MAX_ACK_RAILS);
-                }
-            }
-            case CONNECT_REQUEST, CONNECT_REPLY -> {
-                nonZero(f, b + OFF_CONN_LISTENER, op == Opcode.CONNECT_REQUEST ? FrameField.LISTENER_ID
-                        : FrameField.DST_QPN);
-                nonZero(f, b + OFF_CONN_SRC_QPN, FrameField.SRC_QPN);
-                long messages = Integer.toUnsignedLong(f.get(U32, b + OFF_CONN_MAX_MESSAGES));
-                if (messages < 1 || messages > MAX_MESSAGES) {
-                    throw new FrameException(FrameField.MAX_MESSAGES, messages, "must be 1.." + MAX_MESSAGES);
-                }
-                long window = Integer.toUnsignedLong(f.get(U32, b + OFF_CONN_PSN_WINDOW));
-                if (window < MIN_PSN_WINDOW || window > MAX_PSN_WINDOW || Long.bitCount(window) != 1) {
-                    throw new FrameException(FrameField.PSN_WINDOW, window, "must be a power of two in "
-                            + MIN_PSN_WINDOW + ".." + MAX_PSN_WINDOW);
-                }
-            }
-            case CONNECT_REJECT -> {
-                long reason = Integer.toUnsignedLong(f.get(U32, b + OFF_REJECT_REASON));
-                if (RejectReason.ofCode(reason) == null) {
-                    throw new FrameException(FrameField.REJECT_REASON, reason, "unknown reason");
-                }
-            }
-            case DISCONNECT -> {
-                nonZero(f, b + OFF_DISC_DST_QPN, FrameField.DST_QPN);
-                nonZero(f, b + OFF_DISC_SRC_QPN, FrameField.SRC_QPN);
-            }
-            default -> {
-                // CREDIT: every next-sequence value is meaningful.
-            }
-        }
-    }
-
-    private static void nonZero(MemorySegment f, long off, FrameField field) throws FrameException {
-        if (f.get(U32, off) == 0) {
-            throw new FrameException(field, 0, "must not be 0");
-        }
-    }
-
-    static int u8(MemorySegment f, long off) {
-        return Byte.toUnsignedInt(f.get(ValueLayout.JAVA_BYTE, off));
-    }
-
-    static int u16(MemorySegment f, long off) {
-        return Short.toUnsignedInt(f.get(U16, off));
     }
 
     /** The buffer holding the frame this view reads (the frame starts at {@link #base()}). */
