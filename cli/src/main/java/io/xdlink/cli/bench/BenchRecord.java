@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import static io.xdlink.cli.bench.RendezvousRecords.abbreviate;
+
 /**
  * What travels in one rendezvous record: a kind word and {@code key=value} pairs of printable ASCII without spaces,
  * for example {@code SETUP test=write_bw size=65536 iters=5000}. Parsing is strict, because the record may come from
@@ -17,12 +19,12 @@ public record BenchRecord(String kind, Map<String, String> values) {
 
     public BenchRecord {
         if (!WORD.matcher(kind).matches()) {
-            throw new IllegalArgumentException("bad record kind '" + Rendezvous.abbreviate(kind) + "'");
+            throw new IllegalArgumentException("bad record kind '" + abbreviate(kind) + "'");
         }
         Map<String, String> copy = new LinkedHashMap<>();
         values.forEach((k, v) -> {
             if (!WORD.matcher(k).matches() || !VALUE.matcher(v).matches() || v.contains("=")) {
-                throw new IllegalArgumentException("bad record field '" + Rendezvous.abbreviate(k) + "'");
+                throw new IllegalArgumentException("bad record field '" + abbreviate(k) + "'");
             }
             copy.put(k, v);
         });
@@ -60,18 +62,18 @@ public record BenchRecord(String kind, Map<String, String> values) {
         }
         if (!parts[0].equals(expectedKind)) {
             throw new BenchException("expected a " + expectedKind + " record from the peer, got '"
-                    + Rendezvous.abbreviate(text) + "'");
+                    + abbreviate(text) + "'");
         }
         Map<String, String> m = new LinkedHashMap<>();
         for (int i = 1; i < parts.length; i++) {
             int eq = parts[i].indexOf('=');
             if (eq <= 0) {
-                throw new BenchException("malformed field '" + Rendezvous.abbreviate(parts[i]) + "' in the peer's "
+                throw new BenchException("malformed field '" + abbreviate(parts[i]) + "' in the peer's "
                         + expectedKind + " record");
             }
             String key = parts[i].substring(0, eq);
             if (m.put(key, parts[i].substring(eq + 1)) != null) {
-                throw new BenchException("field '" + Rendezvous.abbreviate(key) + "' appears twice in the peer's "
+                throw new BenchException("field '" + abbreviate(key) + "' appears twice in the peer's "
                         + expectedKind + " record");
             }
         }
@@ -102,7 +104,7 @@ public record BenchRecord(String kind, Map<String, String> values) {
         try {
             n = Long.parseLong(v);
         } catch (NumberFormatException e) {
-            throw new BenchException("the peer's " + kind + " record has " + key + "='" + Rendezvous.abbreviate(v)
+            throw new BenchException("the peer's " + kind + " record has " + key + "='" + abbreviate(v)
                     + "', not a number");
         }
         if (n < min || n > max) {
@@ -116,7 +118,7 @@ public record BenchRecord(String kind, Map<String, String> values) {
     public long getHex(String key) {
         String v = get(key);
         if (!v.matches("0x[0-9a-f]{1,16}")) {
-            throw new BenchException("the peer's " + kind + " record has " + key + "='" + Rendezvous.abbreviate(v)
+            throw new BenchException("the peer's " + kind + " record has " + key + "='" + abbreviate(v)
                     + "', not 0x and hex digits");
         }
         return Long.parseUnsignedLong(v.substring(2), 16);
@@ -132,7 +134,7 @@ public record BenchRecord(String kind, Map<String, String> values) {
             }
             return d;
         } catch (NumberFormatException e) {
-            throw new BenchException("the peer's " + kind + " record has " + key + "='" + Rendezvous.abbreviate(v)
+            throw new BenchException("the peer's " + kind + " record has " + key + "='" + abbreviate(v)
                     + "', not a finite number");
         }
     }

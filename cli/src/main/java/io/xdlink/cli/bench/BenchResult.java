@@ -1,5 +1,7 @@
 package io.xdlink.cli.bench;
 
+import static io.xdlink.cli.bench.RendezvousRecords.abbreviate;
+
 /**
  * One row of a run, as both sides print it and as it travels from the client to the server in a RESULT record
  * (doubles in Java's shortest exact form, so both tables are identical to the last digit).
@@ -89,7 +91,7 @@ sealed interface BenchResult permits BenchResult.Bw, BenchResult.Lat, BenchResul
             case "latd" -> new LatDuration(new LatencyDurationResult(size, iters, rec.getDouble("avg"),
                     rec.getDouble("tps")));
             default -> throw new BenchException("the peer's RESULT record has an unknown type '"
-                    + Rendezvous.abbreviate(rec.get("type")) + "'");
+                    + abbreviate(rec.get("type")) + "'");
         };
     }
 }

@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
+import static io.xdlink.cli.bench.RendezvousRecords.abbreviate;
+
 /**
  * The side that waits, as perftest's server does: its device and listener are up before the client arrives, it runs
  * whatever test the client's SETUP asks for (the same command on both sides), keeps receives posted or answers pings
@@ -128,7 +130,7 @@ final class BenchServer extends BenchSide {
                     }
                     if (!t.equals("SYNC raw")) {
                         throw new BenchException("the peer is out of step: expected its raw baseline step, got '"
-                                + Rendezvous.abbreviate(t) + "'");
+                                + abbreviate(t) + "'");
                     }
                     return RawBaseline.portRecord(ss);
                 });

@@ -11,7 +11,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -19,6 +18,11 @@ import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+
+import static io.xdlink.cli.bench.RendezvousRecords.abbreviate;
+import static io.xdlink.cli.bench.RendezvousRecords.decode;
+import static io.xdlink.cli.bench.RendezvousRecords.encode;
+import static io.xdlink.cli.bench.RendezvousRecords.printable;
 
 /**
  * perftest's out-of-band exchange: one TCP connection (port 18515 by default) over which the two sides swap
@@ -200,20 +204,6 @@ public final class Rendezvous implements AutoCloseable {
         }
     }
 
-    /** The first bytes of what a stranger sent, quoted with anything unprintable escaped, for one log line. */
-    static String printable(byte[] b, int n) {
-        StringBuilder sb = new StringBuilder("'");
-        for (int i = 0; i < Math.min(n, 40); i++) {
-            int c = b[i] & 0xff;
-            if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') {
-                sb.append((char) c);
-            } else {
-                sb.append(String.format("\\x%02x", c));
-            }
-        }
-        return sb.append(n > 40 ? "'..." : "'").toString();
-    }
-
     /** Connects to a server, waiting at most {@code timeout} for the connection and for each exchange. */
     public static Rendezvous connect(String host, int port, Duration timeout) {
         checkPort(port);
@@ -371,41 +361,6 @@ public final class Rendezvous implements AutoCloseable {
         return decode(b);
     }
 
-    static byte[] encode(String record) {
-        byte[] text = record.getBytes(StandardCharsets.US_ASCII);
-        if (text.length >= RECORD_BYTES) {
-            throw new IllegalArgumentException("record longer than " + (RECORD_BYTES - 1) + " bytes");
-        }
-        for (int i = 0; i < record.length(); i++) {
-            char c = record.charAt(i);
-            if (c < 0x20 || c > 0x7e) {
-                throw new IllegalArgumentException("record has a non-printable character at " + i);
-            }
-        }
-        byte[] b = new byte[RECORD_BYTES];
-        System.arraycopy(text, 0, b, 0, text.length);
-        return b;
-    }
-
-    static String decode(byte[] b) {
-        int end = 0;
-        while (end < b.length && b[end] != 0) {
-            int c = b[end] & 0xff;
-            if (c < 0x20 || c > 0x7e) {
-                throw new BenchException("the peer sent a record that is not an xdlink bench record (byte 0x"
-                        + Integer.toHexString(c) + " at " + end + "); is it a perftest or another program?");
-            }
-            end++;
-        }
-        for (int i = end; i < b.length; i++) {
-            if (b[i] != 0) {
-                throw new BenchException("the peer sent a malformed record (data after the terminator at " + end
-                        + ")");
-            }
-        }
-        return new String(b, 0, end, StandardCharsets.US_ASCII);
-    }
-
     private static void checkPort(int port) {
         if (port < 0 || port > 65535) {
             throw new BenchException("port " + port + " is out of range 1..65535");
@@ -415,10 +370,6 @@ public final class Rendezvous implements AutoCloseable {
     static String seconds(Duration d) {
         long ms = d.toMillis();
         return ms % 1000 == 0 ? (ms / 1000) + " s" : (ms / 1000.0) + " s";
-    }
-
-    static String abbreviate(String s) {
-        return s.length() > 40 ? s.substring(0, 37) + "..." : s;
     }
 
     private static void closeQuietly(Socket s) {

@@ -143,7 +143,7 @@ class RendezvousTest {
         return pool.submit(() -> {
             try (Socket s = ss.accept()) {
                 s.getInputStream().readNBytes(Rendezvous.RECORD_BYTES);
-                s.getOutputStream().write(Rendezvous.encode(Rendezvous.GREETING));
+                s.getOutputStream().write(RendezvousRecords.encode(Rendezvous.GREETING));
                 then.run(s);
             }
             return null;
@@ -335,21 +335,21 @@ class RendezvousTest {
 
     @Test
     void recordsAreFixedSizePrintableAsciiAndForeignBytesAreRefused() {
-        byte[] b = Rendezvous.encode("size=65536 iters=5000");
+        byte[] b = RendezvousRecords.encode("size=65536 iters=5000");
         assertThat(b).hasSize(Rendezvous.RECORD_BYTES);
-        assertThat(Rendezvous.decode(b)).isEqualTo("size=65536 iters=5000");
-        assertThatThrownBy(() -> Rendezvous.encode("x".repeat(Rendezvous.RECORD_BYTES)))
+        assertThat(RendezvousRecords.decode(b)).isEqualTo("size=65536 iters=5000");
+        assertThatThrownBy(() -> RendezvousRecords.encode("x".repeat(Rendezvous.RECORD_BYTES)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> Rendezvous.encode("tab\there")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RendezvousRecords.encode("tab\there")).isInstanceOf(IllegalArgumentException.class);
 
         byte[] perftest = new byte[Rendezvous.RECORD_BYTES];
         perftest[0] = '0';
         perftest[1] = (byte) 0x9f;
-        assertThatThrownBy(() -> Rendezvous.decode(perftest)).isInstanceOf(BenchException.class)
+        assertThatThrownBy(() -> RendezvousRecords.decode(perftest)).isInstanceOf(BenchException.class)
                 .hasMessageContaining("not an xdlink bench record");
-        byte[] trailing = Rendezvous.encode("ok");
+        byte[] trailing = RendezvousRecords.encode("ok");
         trailing[200] = 'x';
-        assertThatThrownBy(() -> Rendezvous.decode(trailing)).isInstanceOf(BenchException.class)
+        assertThatThrownBy(() -> RendezvousRecords.decode(trailing)).isInstanceOf(BenchException.class)
                 .hasMessageContaining("malformed");
         assertThatThrownBy(() -> Rendezvous.connect("127.0.0.1", 70000, LONG)).isInstanceOf(BenchException.class)
                 .hasMessageContaining("out of range");
