@@ -14,10 +14,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * mostly meets: then the answer is "not done" without the end's lock. A native mirror that reports the request done
  * to its host by itself says so through {@link #reportableAt}; the request then counts as tested and released.
  */
-public abstract sealed class EngineRequest implements Request permits SendRequest, RecvRequest {
+public abstract sealed class EngineRequest implements Request permits IsendRequest, IrecvRequest {
     private static final VarHandle WORD = JAVA_LONG.varHandle();
     private volatile boolean finished;
-    private volatile Runnable onFinish;
+    private volatile FinishListener onFinish;
     /** Where a native mirror says it reported this request done by itself, and the word that says so. */
     private volatile MemorySegment reportWord;
     private long reportOffset;
@@ -52,15 +52,21 @@ public abstract sealed class EngineRequest implements Request permits SendReques
         return !finished && attention().quiet();
     }
 
+    /** What runs when a request finishes; one listener serves every request, so publishing one allocates nothing. */
+    @FunctionalInterface
+    public interface FinishListener {
+        void finished(EngineRequest request);
+    }
+
     /**
      * Runs {@code listener} when the request finishes (done or failed), under its end's lock, or at once if it has
      * already; set while the request finishes, it may run twice, so it must be idempotent. For a native mirror of
      * the request's state; it must be quick and must not throw.
      */
-    public final void onFinish(Runnable listener) {
+    public final void onFinish(FinishListener listener) {
         onFinish = listener;
         if (finished) {
-            listener.run();
+            listener.finished(this);
         }
     }
 
@@ -73,6 +79,21 @@ public abstract sealed class EngineRequest implements Request permits SendReques
         this.reportOffset = offset;
         this.reportedValue = reportedValue;
         this.reportWord = segment;
+    }
+
+    /** The segment of the word {@link #reportableAt} named, or null. */
+    public final MemorySegment reportWord() {
+        return reportWord;
+    }
+
+    /** The offset of that word. */
+    public final long reportOffset() {
+        return reportOffset;
+    }
+
+    /** The value that word holds once the mirror reported the request done. */
+    public final long reportedValue() {
+        return reportedValue;
     }
 
     /**
@@ -98,9 +119,9 @@ public abstract sealed class EngineRequest implements Request permits SendReques
             return;
         }
         finished = true;
-        Runnable l = onFinish;
+        FinishListener l = onFinish;
         if (l != null) {
-            l.run();
+            l.finished(this);
         }
     }
 }

@@ -2,30 +2,41 @@ package io.xdlink.ccl.engine;
 
 import io.xdlink.ccl.CclException;
 
-/** One grouped receive in flight: done when every buffer has received its send. Guarded by its endpoint's lock. */
-public final class RecvRequest extends EngineRequest {
+/**
+ * One grouped receive in flight: done when every buffer has received its send. The only object a receive makes
+ * besides its sizes. Guarded by its endpoint's lock.
+ */
+public final class IrecvRequest extends EngineRequest {
     final RecvEndpoint endpoint;
     final long sequence;
     final int slot;
     final long[] capacity;
     final long[] received;
-    final boolean[] arrived;
-    int arrivals;
+    /** Bit i set once buffer i has its send. */
+    private int arrivedMask;
     boolean advertised;
     String error;
     boolean released;
 
-    RecvRequest(RecvEndpoint endpoint, long sequence, int slot, long[] capacity) {
+    IrecvRequest(RecvEndpoint endpoint, long sequence, int slot, long[] capacity) {
         this.endpoint = endpoint;
         this.sequence = sequence;
         this.slot = slot;
         this.capacity = capacity;
         this.received = new long[capacity.length];
-        this.arrived = new boolean[capacity.length];
+    }
+
+    boolean arrived(int index) {
+        return (arrivedMask & (1 << index)) != 0;
+    }
+
+    void arrive(int index, long length) {
+        arrivedMask |= 1 << index;
+        received[index] = length;
     }
 
     boolean done() {
-        return arrivals == capacity.length;
+        return arrivedMask == (1 << capacity.length) - 1;
     }
 
     @Override
