@@ -76,7 +76,7 @@ public final class CclNets {
         Devices.Source source = new Devices.Source() {
             @Override
             public PeerDevice open(int dev, PeerInfo peer, Optional<Fabric> far) {
-                return new PeerDevice(dev, end, end, peer.domain(), "device " + dev + " (" + peer.name() + ")", drain);
+                return new PeerDevice(dev, peer.name(), end, end, peer.domain(), drain);
             }
 
             @Override

@@ -60,18 +60,38 @@ final class PeerDevice {
 
     /**
      * @param index            the device's number, as the host counts devices
+     * @param peerName         the name of the peer it leads to, for messages
      * @param connectSide      where connections start: this host's rails device
      * @param listenSide       where listeners live: this host's, or the simulated peer's for a loopback device
      * @param expectedListener the rails device a handle given to {@link #connect} must name
+     * @param drainOnProgress  {@code ccl_drain_on_progress}
      */
-    PeerDevice(int index, End connectSide, End listenSide, UUID expectedListener, String name,
+    PeerDevice(int index, String peerName, End connectSide, End listenSide, UUID expectedListener,
                boolean drainOnProgress) {
         this.index = index;
-        this.drainOnProgress = drainOnProgress;
+        this.name = "device " + index + " (" + peerName + ")";
         this.connectSide = connectSide;
         this.listenSide = listenSide;
         this.expectedListener = expectedListener;
-        this.name = name;
+        this.drainOnProgress = drainOnProgress;
+    }
+
+    /** Makes an end over a queue pair that just became ready, or passes null on; closes the queue pair on failure. */
+    @FunctionalInterface
+    private interface EndOver<T> {
+        T make(QueuePair qp) throws CclException;
+    }
+
+    private static <T> T endOver(QueuePair qp, EndOver<T> end) throws CclException {
+        if (qp == null) {
+            return null;
+        }
+        try {
+            return end.make(qp);
+        } catch (CclException | RuntimeException e) {
+            qp.close();
+            throw e;
+        }
     }
 
     /** Listens for connections; the address goes to the peer inside the host's handle. */
@@ -108,17 +128,11 @@ final class PeerDevice {
             } catch (RuntimeException e) {
                 throw CclException.system(name + ": accept failed: " + e.getMessage(), e);
             }
-            if (qp == null) {
-                return null;
+            if (qp != null) {
+                spare = listenSide.newCq();
+                spareSend = listenSide.newCq();
             }
-            spare = listenSide.newCq();
-            spareSend = listenSide.newCq();
-            try {
-                return new RecvEndpoint(index, qp, listenSide.turn(), drainOnProgress);
-            } catch (CclException e) {
-                qp.close();
-                throw e;
-            }
+            return endOver(qp, q -> new RecvEndpoint(index, q, listenSide.turn(), drainOnProgress));
         }
 
         @Override
@@ -164,16 +178,8 @@ final class PeerDevice {
             } catch (ConnectionFailedException e) {
                 throw CclException.system(name + ": connection failed: " + e.getMessage(), e);
             }
-            if (qp == null) {
-                return null;
-            }
-            handedOut = true;
-            try {
-                return new SendEndpoint(index, qp, connectSide.turn(), drainOnProgress);
-            } catch (CclException e) {
-                qp.close();
-                throw e;
-            }
+            handedOut = qp != null;
+            return endOver(qp, q -> new SendEndpoint(index, q, connectSide.turn(), drainOnProgress));
         }
 
         /** Abandons the attempt (or does nothing once the send end was handed out). */

@@ -75,15 +75,15 @@ final class RailsDevices implements Devices.Source {
 
     @Override
     public PeerDevice open(int dev, PeerInfo peer, Optional<Fabric> far) throws CclException {
-        String name = "device " + dev + " (" + peer.name() + ")";
         try {
             if (far.isPresent()) {
                 PeerDevice.End farEnd = PeerDevice.End.of(open(far.get()));
-                return new PeerDevice(dev, near, farEnd, far.get().localDomain(), name, drainOnProgress());
+                return new PeerDevice(dev, peer.name(), near, farEnd, far.get().localDomain(), drainOnProgress());
             }
-            return new PeerDevice(dev, near, near, peer.domain(), name, drainOnProgress());
+            return new PeerDevice(dev, peer.name(), near, near, peer.domain(), drainOnProgress());
         } catch (RuntimeException e) {
-            throw CclException.system(name + ": cannot open its rails: " + e.getMessage(), e);
+            throw CclException.system("device " + dev + " (" + peer.name() + "): cannot open its rails: "
+                    + e.getMessage(), e);
         }
     }
 

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * retries, finalize.
  */
 class XdlinkNetTest {
-    private static final long TIMEOUT_NANOS = 60_000_000_000L;
+    private static final long TIMEOUT_NANOS = NetCalls.TIMEOUT_NANOS;
 
     private final PairedFabric fabric = new PairedFabric(LinkState.of(Generation.GEN3, 1));
     private final List<String> logged = new ArrayList<>();
@@ -66,17 +66,6 @@ class XdlinkNetTest {
         return listening;
     }
 
-    private boolean await(Request r, long[] sizes) throws CclException {
-        long end = System.nanoTime() + TIMEOUT_NANOS;
-        while (System.nanoTime() < end) {
-            if (net.test(r, sizes)) {
-                return true;
-            }
-            Thread.yield();
-        }
-        return false;
-    }
-
     @Test
     void listenConnectAcceptWithRetriesThenMoveBytes() throws CclException {
         CclContext ctx = net.init(7, -1);
@@ -105,9 +94,9 @@ class XdlinkNetTest {
             sr = net.isend(s, src, 5, smh);
         }
         long[] sizes = new long[CclNet.MAX_RECVS];
-        assertThat(await(sr, sizes)).isTrue();
+        assertThat(NetCalls.await(net, sr, sizes)).isTrue();
         assertThat(sizes[0]).isEqualTo(256);
-        assertThat(await(rr, sizes)).isTrue();
+        assertThat(NetCalls.await(net, rr, sizes)).isTrue();
         assertThat(sizes[0]).isEqualTo(256);
         assertThat(dst.asSlice(0, 256).mismatch(src)).isEqualTo(-1);
         assertThat(net.iflush(r, new MemorySegment[] {dst}, new MemoryHandle[] {rmh})).as("host memory").isNull();

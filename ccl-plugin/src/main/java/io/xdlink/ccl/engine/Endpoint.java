@@ -8,6 +8,7 @@ import io.xdlink.rails.verbs.CompletionQueue;
 import io.xdlink.rails.verbs.MemoryRegion;
 import io.xdlink.rails.verbs.QpState;
 import io.xdlink.rails.verbs.QueuePair;
+import io.xdlink.rails.verbs.WorkOpcode;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -23,6 +24,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * the lock: it never waits on a host's call, and a host's call never waits on it.
  */
 abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
+    /**
+     * Which end: {@code kind} names it in messages; {@code posts} is the opcode of the work it posts and
+     * {@code receives} that of the work it receives; no other completion is its.
+     */
+    record Role(String kind, WorkOpcode posts, WorkOpcode receives) {
+    }
+
+    static final Role SENDING = new Role("send", WorkOpcode.WRITE_WITH_IMM, WorkOpcode.RECV);
+    static final Role RECEIVING = new Role("receive", WorkOpcode.SEND, WorkOpcode.RECV_WRITE_WITH_IMM);
+
+    private final Role role;
     private final int device;
     final QueuePair qp;
     private final EngineTurn turn;
@@ -30,17 +42,51 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
     final ReentrantLock lock = new ReentrantLock();
     private final boolean drainOnArrival;
     final Attention attention = new Attention();
-    /** The end's own message buffers. */
+    /** Where the end's own message buffers live. */
     final Arena arena = Arena.ofShared();
+    /**
+     * The end's message buffers, one advertisement per slot: the send end's receives for advertisements, the
+     * receive end's advertisements as they go out. Registered for local writes and the peer's writes.
+     */
+    final MemorySegment messages;
+    final MemoryRegion messageMemory;
     /** Why the connection failed, or null. */
     String failure;
     boolean closed;
 
-    Endpoint(int device, QueuePair qp, EngineTurn turn, boolean drainOnArrival) {
+    Endpoint(Role role, int device, QueuePair qp, EngineTurn turn, boolean drainOnArrival) throws CclException {
+        this.role = role;
         this.device = device;
         this.qp = qp;
         this.turn = turn;
         this.drainOnArrival = drainOnArrival;
+        this.messages = arena.allocate((long) Advertisement.MAX_BYTES * Advertisement.SLOTS, 64);
+        try {
+            this.messageMemory = register(messages);
+        } catch (CclException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /** Where the message buffer of {@code slot} starts in {@link #messages}. */
+    static long messageAt(long slot) {
+        return slot * Advertisement.MAX_BYTES;
+    }
+
+    /**
+     * Stops announcing completions, closes the queue pair if asked, hands the attention back and lets the message
+     * buffers go: for an end that closes, or one that could not be built (whose queue pair its maker closes).
+     */
+    final void letGo(boolean closeQueuePair) {
+        qp.recvCq().onPush(null);
+        qp.sendCq().onPush(null);
+        if (closeQueuePair) {
+            qp.close();
+        }
+        attention.release();
+        messageMemory.deregister();
+        arena.close();
     }
 
     /** The plugin device this end belongs to. */
@@ -89,7 +135,71 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
     }
 
     /** One completion of this end's queue pair, under the end's lock. */
-    abstract void take(Completion c);
+    private void take(Completion c) {
+        if (c.opcode() == role.posts()) {
+            posted(c);
+        } else if (c.opcode() == role.receives()) {
+            received(c);
+        } else {
+            fail("unexpected " + describe(c) + " on a " + role.kind() + " comm");
+        }
+    }
+
+    /** Work this end posted completed, or failed. */
+    abstract void posted(Completion c);
+
+    /** Work of the peer arrived here, or failed. */
+    abstract void received(Completion c);
+
+    /** Fails the connection for good and everything in flight on it. */
+    final void fail(String why) {
+        if (failure == null) {
+            failure = why;
+        }
+        failAll(why);
+    }
+
+    /** Fails every request in flight with {@code why}. */
+    abstract void failAll(String why);
+
+    /**
+     * Reports whether {@code r}, one of this end's requests, is done, with its sizes; releases it when done or
+     * failed. Never waits: while the progress thread drains this end, the request is not reported done yet.
+     */
+    final boolean test(EngineRequest r, long[] sizes) throws CclException {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            if (r.released || r.reportedElsewhere()) {
+                throw CclException.internal(role.kind() + " request tested again after it was reported done");
+            }
+            if (!closed) {
+                progress();
+            }
+            if (r.error != null) {
+                release(r);
+                throw new CclException(CclResult.SYSTEM_ERROR, role.kind() + " failed: " + r.error);
+            }
+            if (!r.done()) {
+                return false;
+            }
+            if (sizes != null) {
+                for (int i = 0; i < Math.min(sizes.length, r.sizeCount()); i++) {
+                    sizes[i] = r.size(i);
+                }
+            }
+            release(r);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Marks a request reported to its host; an end frees what the request held. Under the end's lock. */
+    void release(EngineRequest r) {
+        r.released = true;
+    }
 
     /** Drains and settles the attention; under the end's lock. */
     abstract void progress();
@@ -107,8 +217,7 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
     /** Throws when the end is closed ({@code closeCall} names the call that closed it) or its connection failed. */
     final void usable(String closeCall) throws CclException {
         if (closed) {
-            throw CclException.internal((this instanceof SendEndpoint ? "send" : "receive") + " comm used after "
-                    + closeCall);
+            throw CclException.internal(role.kind() + " comm used after " + closeCall);
         }
         if (failure != null) {
             throw new CclException(CclResult.SYSTEM_ERROR, "connection failed: " + failure);

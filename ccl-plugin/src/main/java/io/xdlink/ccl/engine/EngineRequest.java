@@ -23,12 +23,27 @@ public abstract sealed class EngineRequest implements Request permits IsendReque
     private long reportOffset;
     private long reportedValue;
     private volatile boolean reported;
+    /** The end this request belongs to. */
+    final Endpoint endpoint;
+    /** Why the request failed, or null; guarded by its end's lock. */
+    String error;
+    /** True once a test reported it done or failed; guarded by its end's lock. */
+    boolean released;
+
+    EngineRequest(Endpoint endpoint) {
+        this.endpoint = endpoint;
+    }
 
     /**
      * True once done, with the bytes moved in {@code sizes} (may be null); a done request is released and a
      * second test of it is the caller's error.
      */
-    public abstract boolean test(long[] sizes) throws CclException;
+    public final boolean test(long[] sizes) throws CclException {
+        return !surelyPending() && endpoint.test(this, sizes);
+    }
+
+    /** True once every byte of the request moved; guarded by its end's lock. */
+    abstract boolean done();
 
     /** How many sizes a done test reports: 1 for a send, the buffer count for a receive. */
     public abstract int sizeCount();
@@ -37,10 +52,14 @@ public abstract sealed class EngineRequest implements Request permits IsendReque
     public abstract long size(int i);
 
     /** True when the request finished with an error; read under its end's lock, as by an {@link #onFinish} listener. */
-    public abstract boolean failed();
+    public final boolean failed() {
+        return error != null;
+    }
 
     /** The attention of the end this request belongs to. */
-    public abstract Attention attention();
+    public final Attention attention() {
+        return endpoint.attention;
+    }
 
     /** True once the request is done or failed (it may not have been reported by a test yet). */
     public final boolean finished() {

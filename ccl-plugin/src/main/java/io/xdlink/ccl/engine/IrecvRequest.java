@@ -1,25 +1,21 @@
 package io.xdlink.ccl.engine;
 
-import io.xdlink.ccl.CclException;
-
 /**
- * One grouped receive in flight: done when every buffer has received its send. The only object a receive makes
- * besides its sizes. Guarded by its endpoint's lock.
+ * One grouped receive in flight: done when every buffer has received its send. Besides its sizes, the only object
+ * a receive makes in this plugin. Guarded by its end's lock.
  */
 public final class IrecvRequest extends EngineRequest {
-    final RecvEndpoint endpoint;
     final long sequence;
     final int slot;
     final long[] capacity;
     final long[] received;
     /** Bit i set once buffer i has its send. */
     private int arrivedMask;
+    /** True until the advertisement's send completed: the slot is not free before. */
     boolean advertised;
-    String error;
-    boolean released;
 
     IrecvRequest(RecvEndpoint endpoint, long sequence, int slot, long[] capacity) {
-        this.endpoint = endpoint;
+        super(endpoint);
         this.sequence = sequence;
         this.slot = slot;
         this.capacity = capacity;
@@ -35,28 +31,14 @@ public final class IrecvRequest extends EngineRequest {
         received[index] = length;
     }
 
+    @Override
     boolean done() {
         return arrivedMask == (1 << capacity.length) - 1;
     }
 
     @Override
-    public boolean test(long[] sizes) throws CclException {
-        return !surelyPending() && endpoint.test(this, sizes);
-    }
-
-    @Override
-    public Attention attention() {
-        return endpoint.attention;
-    }
-
-    @Override
     public long size(int i) {
         return received[i];
-    }
-
-    @Override
-    public boolean failed() {
-        return error != null;
     }
 
     @Override

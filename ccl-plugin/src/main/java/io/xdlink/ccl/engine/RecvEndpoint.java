@@ -36,8 +36,6 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
     /** Work id of the empty receives for immediates, above any id a slot uses. */
     private static final long IMMEDIATE_RECEIVE_ID = Long.MIN_VALUE;
 
-    private final MemorySegment advertBlock;
-    private final MemoryRegion advertMemory;
     private final IrecvRequest[] slots = new IrecvRequest[Advertisement.SLOTS];
     /** Receives for immediates consumed and not yet posted again because the queue pair refused at that moment. */
     private int immediateDeficit;
@@ -49,24 +47,14 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
      * @param drainOnProgress whether a completion may be drained on the thread that produced it
      */
     public RecvEndpoint(int device, QueuePair qp, EngineTurn turn, boolean drainOnProgress) throws CclException {
-        super(device, qp, turn, drainOnProgress);
-        this.advertBlock = arena.allocate((long) Advertisement.MAX_BYTES * Advertisement.SLOTS, 64);
-        try {
-            this.advertMemory = register(advertBlock);
-        } catch (CclException e) {
-            arena.close();
-            throw e;
-        }
+        super(RECEIVING, device, qp, turn, drainOnProgress);
         // Held until the end is whole: a completion produced meanwhile (a flush) must not drain a half-built end.
         lock.lock();
         try {
             listenOn(qp.recvCq());
             for (int i = 0; i < IMMEDIATE_RECEIVES; i++) {
                 if (!qp.postRecv(IMMEDIATE_RECEIVE_ID, null, 0, 0)) {
-                    qp.recvCq().onPush(null);
-                    attention.release();
-                    advertMemory.deregister();
-                    arena.close();
+                    letGo(false);
                     throw new CclException(CclResult.SYSTEM_ERROR, "the queue pair took only " + i + " of "
                             + IMMEDIATE_RECEIVES + " receives for immediates");
                 }
@@ -113,9 +101,9 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
         }
         long sequence = nextSequence & 0xFFFF_FFFFL;
         Advertisement ad = new Advertisement(sequence, slot, entries);
-        long at = (long) slot * Advertisement.MAX_BYTES;
-        int len = ad.encode(advertBlock.asSlice(at, Advertisement.MAX_BYTES));
-        if (!qp.postSend(slot, advertMemory, at, len)) {
+        long at = messageAt(slot);
+        int len = ad.encode(messages.asSlice(at, Advertisement.MAX_BYTES));
+        if (!qp.postSend(slot, messageMemory, at, len)) {
             return null;
         }
         nextSequence++;
@@ -127,52 +115,17 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
         return request;
     }
 
-    boolean test(IrecvRequest request, long[] sizes) throws CclException {
-        // Never waits: while the progress thread drains this end, the request is not reported done yet.
-        if (!lock.tryLock()) {
-            return false;
-        }
-        try {
-            return testLocked(request, sizes);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean testLocked(IrecvRequest request, long[] sizes) throws CclException {
-        if (request.released || request.reportedElsewhere()) {
-            throw CclException.internal("receive request tested again after it was reported done");
-        }
-        if (!closed) {
-            progress();
-        }
-        if (request.error != null) {
-            release(request);
-            throw new CclException(CclResult.SYSTEM_ERROR, "receive failed: " + request.error);
-        }
-        if (!request.done()) {
-            return false;
-        }
-        if (sizes != null) {
-            System.arraycopy(request.received, 0, sizes, 0, Math.min(sizes.length, request.received.length));
-        }
-        release(request);
-        return true;
-    }
-
     @Override
     void closeLocked() {
         boolean quiet = failure == null && open() && nothingOutstanding();
         failAll("the receive comm was closed");
-        qp.recvCq().onPush(null);
-        attention.release();
         if (quiet) {
             // Everything was received; the sender may still wait for the acknowledgement of the last write.
-            Linger.add(qp, advertMemory::deregister, arena);
+            qp.recvCq().onPush(null);
+            attention.release();
+            Linger.add(qp, messageMemory::deregister, arena);
         } else {
-            qp.close();
-            advertMemory.deregister();
-            arena.close();
+            letGo(true);
         }
     }
 
@@ -185,7 +138,10 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
         return true;
     }
 
-    private void release(IrecvRequest request) {
+    /** Frees the request's slot too, unless its advertisement's send has not completed yet. */
+    @Override
+    void release(EngineRequest r) {
+        IrecvRequest request = (IrecvRequest) r;
         request.released = true;
         if (slots[request.slot] == request && !request.advertised) {
             slots[request.slot] = null;
@@ -222,17 +178,9 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
         attention.settle(arrivals, failure == null && immediateDeficit > 0);
     }
 
-    @Override
-    void take(Completion c) {
-        switch (c.opcode()) {
-            case SEND -> advertised(c);
-            case RECV_WRITE_WITH_IMM -> landed(c);
-            default -> fail("unexpected " + describe(c) + " on a receive comm");
-        }
-    }
-
     /** An advertisement's send is done: its slot may be reused once its receive is released. */
-    private void advertised(Completion c) {
+    @Override
+    void posted(Completion c) {
         if (!c.isSuccess()) {
             fail("advertisement send failed: " + describe(c));
             return;
@@ -250,7 +198,8 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
     }
 
     /** A write-with-immediate from the peer placed its bytes, or was refused (the queue pair is in error then). */
-    private void landed(Completion c) {
+    @Override
+    void received(Completion c) {
         if (!c.isSuccess()) {
             fail("write with immediate failed: " + describe(c));
             return;
@@ -278,14 +227,8 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
         }
     }
 
-    private void fail(String why) {
-        if (failure == null) {
-            failure = why;
-        }
-        failAll(why);
-    }
-
-    private void failAll(String why) {
+    @Override
+    void failAll(String why) {
         for (IrecvRequest r : slots) {
             if (r != null && !r.released && !r.done() && r.error == null) {
                 r.error = why;

@@ -22,8 +22,6 @@ import java.util.ArrayDeque;
  * advertisement taken in before the host calls again. The queue pair's one completion queue is announced.
  */
 public final class SendEndpoint extends Endpoint implements SendComm {
-    private final MemorySegment receiveBlock;
-    private final MemoryRegion receiveMemory;
     private final ArrayDeque<Pending> advertised = new ArrayDeque<>(Advertisement.SLOTS);
     /** Sends posted and not yet completed, in posting order: the order rails completes them in. */
     private final ArrayDeque<IsendRequest> inFlight = new ArrayDeque<>();
@@ -50,14 +48,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
      * @param drainOnProgress whether a completion may be drained on the thread that produced it
      */
     public SendEndpoint(int device, QueuePair qp, EngineTurn turn, boolean drainOnProgress) throws CclException {
-        super(device, qp, turn, drainOnProgress);
-        this.receiveBlock = arena.allocate((long) Advertisement.MAX_BYTES * Advertisement.SLOTS, 64);
-        try {
-            this.receiveMemory = register(receiveBlock);
-        } catch (CclException e) {
-            arena.close();
-            throw e;
-        }
+        super(SENDING, device, qp, turn, drainOnProgress);
         // Held while the buffers are posted: an advertisement may arrive after the first, and its drain must wait.
         lock.lock();
         try {
@@ -67,11 +58,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
             }
             for (int i = 0; i < Advertisement.SLOTS; i++) {
                 if (!postReceive(i)) {
-                    qp.recvCq().onPush(null);
-                    qp.sendCq().onPush(null);
-                    attention.release();
-                    receiveMemory.deregister();
-                    arena.close();
+                    letGo(false);
                     throw new CclException(CclResult.SYSTEM_ERROR, "the queue pair refused receive buffer " + i
                             + " of " + Advertisement.SLOTS + " for advertisements");
                 }
@@ -82,7 +69,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
     }
 
     private boolean postReceive(int slot) {
-        return qp.postRecv(slot, receiveMemory, (long) slot * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
+        return qp.postRecv(slot, messageMemory, messageAt(slot), Advertisement.MAX_BYTES);
     }
 
     /** True when an isend now would surely be told to retry: the end is quiet and had no advertisement left. */
@@ -150,48 +137,10 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         return request;
     }
 
-    boolean test(IsendRequest request, long[] sizes) throws CclException {
-        // Never waits: while the progress thread drains this end, the request is not reported done yet.
-        if (!lock.tryLock()) {
-            return false;
-        }
-        try {
-            return testLocked(request, sizes);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean testLocked(IsendRequest request, long[] sizes) throws CclException {
-        if (request.released || request.reportedElsewhere()) {
-            throw CclException.internal("send request tested again after it was reported done");
-        }
-        if (!closed) {
-            progress();
-        }
-        if (request.error != null) {
-            request.released = true;
-            throw new CclException(CclResult.SYSTEM_ERROR, "send failed: " + request.error);
-        }
-        if (!request.done()) {
-            return false;
-        }
-        if (sizes != null && sizes.length > 0) {
-            sizes[0] = request.bytes;
-        }
-        request.released = true;
-        return true;
-    }
-
     @Override
     void closeLocked() {
         failAll("the send comm was closed");
-        qp.recvCq().onPush(null);
-        qp.sendCq().onPush(null);
-        qp.close();
-        attention.release();
-        receiveMemory.deregister();
-        arena.close();
+        letGo(true);
     }
 
     @Override
@@ -212,17 +161,9 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         attention.settle(arrivals, failure == null && !toRepost.isEmpty());
     }
 
-    @Override
-    void take(Completion c) {
-        switch (c.opcode()) {
-            case WRITE_WITH_IMM -> written(c);
-            case RECV -> advertisementArrived(c);
-            default -> fail("unexpected " + describe(c) + " on a send comm");
-        }
-    }
-
     /** A send's write is done (the peer has the bytes), or failed. */
-    private void written(Completion c) {
+    @Override
+    void posted(Completion c) {
         IsendRequest r = inFlight.peekFirst();
         if (r != null && r.workId == c.wrId()) {
             inFlight.pollFirst();
@@ -249,7 +190,9 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         return null;
     }
 
-    private void advertisementArrived(Completion c) {
+    /** An advertisement arrived in one of the receives posted for them, or the receive failed. */
+    @Override
+    void received(Completion c) {
         if (!c.isSuccess()) {
             fail("advertisement receive failed: " + describe(c));
             return;
@@ -261,8 +204,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         }
         Advertisement ad;
         try {
-            ad = Advertisement.decode(receiveBlock.asSlice(slot * Advertisement.MAX_BYTES,
-                    Math.min(c.byteLen(), Advertisement.MAX_BYTES)));
+            ad = Advertisement.decode(messages.asSlice(messageAt(slot), Math.min(c.byteLen(), Advertisement.MAX_BYTES)));
         } catch (MalformedMessageException e) {
             fail(e.getMessage());
             return;
@@ -288,14 +230,8 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         toRepost.addLast((int) slot);
     }
 
-    private void fail(String why) {
-        if (failure == null) {
-            failure = why;
-        }
-        failAll(why);
-    }
-
-    private void failAll(String why) {
+    @Override
+    void failAll(String why) {
         for (IsendRequest r : inFlight) {
             if (r.error == null && !r.done()) {
                 r.error = why;
