@@ -158,7 +158,7 @@ final class PeerPool {
                     continue;
                 }
                 int len = retransmit.length();
-                if (!engine.budgetAllows(len)) {
+                if (!engine.budget.allows(len)) {
                     break;
                 }
                 fill(out, w, retransmit.psn(), retransmit.offset(), len,
@@ -167,7 +167,7 @@ final class PeerPool {
                     break;
                 }
                 retransmit.pop();
-                engine.retransmittedFrames++;
+                engine.counters.retransmittedFrames++;
                 sent++;
                 checkSource(out, w);
                 continue;
@@ -180,7 +180,7 @@ final class PeerPool {
             if (w.done || !w.qp.sender().sendable()) {
                 rail.blocks.poll();
                 rail.queuedBytes -= b.remainingBytes();
-                engine.queued(-b.remaining());
+                engine.budget.queued(-b.remaining());
                 continue;
             }
             int k = b.first + b.sent;
@@ -197,10 +197,10 @@ final class PeerPool {
                 psn = w.psnStart + k;
             }
             int len = w.frameLength(k);
-            if (!engine.budgetAllows(len)) {
+            if (!engine.budget.allows(len)) {
                 break;
             }
-            int flags = engine.queuedFrames() == 1 && retransmit.isEmpty() ? FrameFlags.ACK_REQUEST : 0;
+            int flags = engine.budget.queuedFrames() == 1 && retransmit.isEmpty() ? FrameFlags.ACK_REQUEST : 0;
             fill(out, w, psn, (long) k * w.payload, len, flags);
             if (!rail.sendData(out, now)) {
                 break;
@@ -225,7 +225,7 @@ final class PeerPool {
     private boolean sentFromBlock(Rail rail, FrameOut out, Block b, SendRequest w, int frames, long bytes) {
         b.sent += frames;
         rail.queuedBytes -= bytes;
-        engine.queued(-frames);
+        engine.budget.queued(-frames);
         if (b.remaining() == 0) {
             if (rail.blocks.peek() == b) {
                 rail.blocks.poll();
@@ -253,14 +253,14 @@ final class PeerPool {
             int k = b.first + b.sent;
             int psn = w.psnStart + k;
             int len = w.frameLength(k);
-            if (!sender.windowAllows(w, psn) || !engine.budgetAllows(len)) {
+            if (!sender.windowAllows(w, psn) || !engine.budget.allows(len)) {
                 break;
             }
-            long queued = engine.queuedFrames();
+            long queued = engine.budget.queuedFrames();
             if (rail.byReference && w.local != null) {
                 // Every limit counted out at once: the frames they allow go to the transport in one offer.
                 int count = (int) Math.min(Math.min(Math.min(max - sent, b.remaining()), rail.dataRoom()),
-                        Math.min(sender.windowRoom(w, psn), engine.budgetRoom(w.payload)));
+                        Math.min(sender.windowRoom(w, psn), engine.budget.room(w.payload)));
                 if (count > 1) {
                     out.nextFrame(0, psn, (long) k * w.payload, len, w.offset);
                     // Frame i leaves queued - i frames queued: the one that leaves the last asks for the ACK.
@@ -342,7 +342,7 @@ final class PeerPool {
             ackNow = true;
         }
         outbox.add(new Control(Opcode.NAK, 0, peerQpn, msn, 0, 0, reason, null));
-        engine.nakFramesQueued++;
+        engine.counters.nakFramesQueued++;
     }
 
     void connectRequest(long connId, int listener, int srcQpn, int maxMessages, int psnWindow) {
@@ -424,7 +424,7 @@ final class PeerPool {
                 break;
             }
             if (c.op() == Opcode.NAK) {
-                engine.nakFramesSent++;
+                engine.counters.nakFramesSent++;
             }
             outbox.poll();
             work++;
@@ -520,7 +520,7 @@ final class PeerPool {
         for (int j = 0; j < qps; j++) {
             dirty.poll().dirty = false;
         }
-        engine.ackFramesSent++;
+        engine.counters.ackFramesSent++;
         ackVia = via;
         dataSinceAck = 0;
         ackAsked = false;
@@ -541,7 +541,7 @@ final class PeerPool {
     // ---------------------------------------------------------------- control in
 
     void onAck(FrameView v, long now) {
-        engine.ackFramesReceived++;
+        engine.counters.ackFramesReceived++;
         for (int i = 0; i < v.ackRailCount(); i++) {
             Rail r = engine.rail(v.ackRail(i));
             if (r != null && r.pool == this) {

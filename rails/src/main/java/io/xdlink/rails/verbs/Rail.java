@@ -288,7 +288,7 @@ final class Rail {
             // The common case on a rail that neither loses nor reorders: everything below the position arrived,
             // settled in one pass over the log.
             if (log.settleBelow(position) > 0) {
-                engine.deliveredBytes(log.lastSettledBytes());
+                engine.budget.settled(log.lastSettledBytes());
                 sampleRtt(now - log.lastSettledSentAt());
                 rtoBackoff = 0;
                 lastProgressAt = now;
@@ -305,7 +305,7 @@ final class Rail {
             if ((k < 64 && ((map >>> k) & 1) != 0) || (!lossy && k >= 64)) {
                 // Seen by the peer; on a rail that cannot lose, whatever lies below the map arrived too.
                 newestSentAt = log.sentAt(s);
-                engine.delivered(this, s);
+                engine.settled(this, s);
                 settled = true;
             } else if (lossy && k >= REORDER_THRESHOLD) {
                 lose(s);
