@@ -138,10 +138,10 @@ final class AckCoalescer {
         out.ackQps = qps;
         for (int i = 0; i < rails; i++) {
             Rail r = up.get(i);
-            out.arRail[i] = r.peerNumber;
-            out.arEpoch[i] = r.epoch;
+            out.arRail[i] = r.peerNumber();
+            out.arEpoch[i] = r.epoch();
             out.arPosition[i] = r.rxPosition();
-            out.arCredit[i] = r.rxPosition() + r.window;
+            out.arCredit[i] = r.rxCredit();
             out.arMap[i] = r.rxMap();
         }
         if (!rail.sendControl(out, at)) {

@@ -260,7 +260,7 @@ public final class Device implements AutoCloseable {
 
     /** Why the last rail this device lost was closed, for diagnosis; null when none closed. */
     public RailClosedException lastRailClosure() {
-        return engine.lastRailClosure;
+        return engine.lifecycle.lastClosure();
     }
 
     public boolean isClosed() {

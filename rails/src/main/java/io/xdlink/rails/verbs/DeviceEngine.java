@@ -44,6 +44,7 @@ final class DeviceEngine implements Agent {
     final EngineCounters counters = new EngineCounters();
     final InflightBudget budget;
     final FrameDispatch dispatch;
+    final RailLifecycle lifecycle;
     private final FrameOut out = new FrameOut();
 
     private static final Runnable NO_WAKER = () -> { };
@@ -52,8 +53,6 @@ final class DeviceEngine implements Agent {
     private long nextDeadline = Long.MAX_VALUE;
     private int roundRobin;
     private boolean closed;
-    /** The last rail closure, kept for diagnosis: a request that fails later can say why its rails went. */
-    volatile RailClosedException lastRailClosure;
 
     DeviceEngine(Device device, RailsSettings settings, Scheduler clock, UUID id, long seed, KeyTable keys) {
         this.device = device;
@@ -65,6 +64,7 @@ final class DeviceEngine implements Agent {
         this.qps = new QpTable(random.nextInt(255));
         this.budget = new InflightBudget(settings.inflightBytes());
         this.dispatch = new FrameDispatch(qps, cm, counters);
+        this.lifecycle = new RailLifecycle(this, registry, budget, counters);
     }
 
     KeyTable keys() {
@@ -146,7 +146,7 @@ final class DeviceEngine implements Agent {
                 try {
                     work += r.transport.flush();
                 } catch (RailClosedException e) {
-                    railClosed(r, e);
+                    lifecycle.closed(r, e);
                 }
             }
         }
@@ -193,7 +193,7 @@ final class DeviceEngine implements Agent {
             return n;
         } catch (RailClosedException e) {
             dispatch.endRun();
-            railClosed(rail, e);
+            lifecycle.closed(rail, e);
             return 1;
         }
     }
@@ -284,7 +284,7 @@ final class DeviceEngine implements Agent {
             transport.close();
             throw new IllegalStateException("a device has at most " + FrameLayout.MAX_ACK_RAILS + " rails");
         }
-        Rail r = new Rail(this, transport, number, random.nextInt(256));
+        Rail r = new Rail(lifecycle, settings, id, transport, number, random.nextInt(256));
         if (waker != NO_WAKER) {
             // Only a thread that parks needs waking. An invoker-mode engine runs on its owner's thread, which
             // waits its own way, and a transport watching for arrivals nobody waits on only costs wake-ups.
@@ -294,75 +294,12 @@ final class DeviceEngine implements Agent {
         armTimer(now);
     }
 
-    /** HELLO agreed an epoch: the rail joins (or rejoins) its peer's pool. */
-    void railUp(Rail rail, UUID peer) {
-        PeerPool pool = registry.poolOf(peer, p -> new PeerPool(this, p));
-        pool.attach(rail);
-        pool.railUp(rail);
-        cm.poolUp(pool);
-    }
-
-    void detach(Rail rail) {
-        RailRegistry.leavePool(rail);
-    }
-
-    /** No progress on the rail for the rail timeout: fail it over and probe it until it answers. */
-    void railSilent(Rail rail) {
-        rail.fail(Rail.State.DOWN);
-    }
-
-    /**
-     * The transport is closed or broken: fail the rail over and let it go. When the fabric says the whole peer is
-     * lost, no other rail to it will do better, so every queue pair connected (or connecting) to that peer fails
-     * now, as the peer timeout would have failed it later: its oldest request with
-     * {@link CompletionStatus#RETRY_EXCEEDED_ERROR}, the rest flushed.
-     */
-    void railClosed(Rail rail, RailClosedException cause) {
-        PeerPool pool = rail.pool;
-        lastRailClosure = cause;
-        rail.fail(Rail.State.CLOSED);
-        rail.transport.close();
-        if (cause.peerLost() && pool != null) {
-            peerLost(pool);
-        }
-    }
-
-    private void peerLost(PeerPool pool) {
-        for (QueuePair qp : qps.all()) {
-            if (qp.pool == pool && (qp.state() == QpState.READY || qp.state() == QpState.CONNECTING)) {
-                qp.sender().fail(CompletionStatus.RETRY_EXCEEDED_ERROR);
-            }
-        }
-    }
-
     private int removeClosed() {
         return registry.removeClosed();
     }
 
     List<Rail> rails() {
         return rails;
-    }
-
-    // ---------------------------------------------------------------- accounting
-
-    void sentData(Rail rail, int len, long at) {
-        sentData(rail, 1, len, at);
-    }
-
-    /** {@code frames} data frames of {@code bytes} in all went out on {@code rail} and are in its log. */
-    void sentData(Rail rail, int frames, long bytes, long at) {
-        counters.dataFramesSent += frames;
-        budget.sent(bytes);
-        if (rail.log.unsettled() == frames) {
-            // The log was empty before them: the retransmission timer starts with them.
-            armTimer(at + settings.retransmitNanos());
-        }
-    }
-
-    /** The data frame {@code seq} on {@code rail} was delivered, or written off as lost: it leaves the budget. */
-    void settled(Rail rail, int seq) {
-        budget.settled(rail.log.length(seq));
-        rail.log.settle(seq);
     }
 
     void timedQp(QueuePair qp) {

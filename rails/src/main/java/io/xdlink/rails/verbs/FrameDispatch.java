@@ -151,7 +151,7 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
             rail.onHello(v, now);
             return;
         }
-        if (rail.state != Rail.State.UP || v.epoch() != rail.epoch || rail.pool == null) {
+        if (rail.state != Rail.State.UP || v.epoch() != rail.epoch() || rail.pool == null) {
             counters.staleFrames++;
             return;
         }

@@ -32,12 +32,8 @@ final class Rail {
     /** A frame this far below the newest one seen, and not seen itself, is lost rather than late. */
     static final int REORDER_THRESHOLD = 3;
     private static final int MAX_BACKOFF = 6;
-    private static final int NEW = 0;
-    private static final int LATE = 1;
-    private static final int DUPLICATE = 2;
-    private static final int OUT_OF_WINDOW = 3;
-
-    final DeviceEngine engine;
+    private final RailEvents events;
+    private final RailsSettings settings;
     final RailTransport transport;
     final RailInfo info;
     final int number;
@@ -52,13 +48,12 @@ final class Rail {
     final RailSendLog log = new RailSendLog();
     final ArrayDeque<Block> blocks = new ArrayDeque<>();
     long queuedBytes;
+    private final ReceiveWindow rx;
+    private final Handshake hello;
+    private final RttEstimator rtt = new RttEstimator();
 
     PeerPool pool;
-    UUID peer;
-    int peerNumber;
     State state = State.HANDSHAKE;
-    int epoch;
-    int proposed;
 
     private int nextSeq;
     private int peerCredit;
@@ -69,23 +64,15 @@ final class Rail {
     private int unseqConfirmed;
     private long lastUnseqAt;
     private int rtoBackoff;
-    private long srtt;
-    private long rttvar;
     private long lastProgressAt;
     private int probeBackoff;
     private long lastProbeAt;
 
-    private int rxPosition;
-    private long rxMap;
-    private int advertised;
     private int unseqReceived;
-    private long staleSince = Long.MAX_VALUE;
 
     private boolean creditReplyDue;
     private boolean creditLazyDue;
     private boolean probeDue;
-    private boolean helloReplyDue;
-    private long lastHelloAt = Long.MIN_VALUE;
 
     long framesSent;
     long framesReceived;
@@ -96,12 +83,12 @@ final class Rail {
     long failovers;
     long rejoins;
 
-    Rail(DeviceEngine engine, RailTransport transport, int number, int initialEpoch) {
-        this.engine = engine;
+    Rail(RailEvents events, RailsSettings s, UUID self, RailTransport transport, int number, int initialEpoch) {
+        this.events = events;
+        this.settings = s;
         this.transport = transport;
         this.info = transport.info();
         this.number = number;
-        RailsSettings s = engine.settings;
         this.window = s.railWindowFrames();
         this.payloadChecked = switch (s.frameCrc()) {
             case "full" -> true;
@@ -113,12 +100,22 @@ final class Rail {
         // only cost time, unless the CRC was asked for in full.
         this.checksCrc = !transport.deliversIntact() || "full".equals(s.frameCrc());
         this.byReference = transport.carriesPayloadByReference();
-        this.epoch = initialEpoch & 0xFF;
-        this.proposed = this.epoch;
+        this.rx = new ReceiveWindow(window);
+        this.hello = new Handshake(self, initialEpoch);
     }
 
     boolean isUp() {
         return state == State.UP;
+    }
+
+    /** The epoch agreed in the handshake: every frame but a HELLO carries it. */
+    int epoch() {
+        return hello.epoch();
+    }
+
+    /** The number the peer gave its end of this rail: ACKs name rails by it. */
+    int peerNumber() {
+        return hello.peerNumber();
     }
 
     /** Credits left: sequences the peer's ring still has room for. */
@@ -151,7 +148,7 @@ final class Rail {
             return true;
         }
         // Unconfirmed for a quarter of the rail timeout: lost, or stuck in a ring nobody polls. Written off.
-        if (now - lastUnseqAt >= engine.settings.railTimeoutNanos() / 4) {
+        if (now - lastUnseqAt >= settings.railTimeoutNanos() / 4) {
             unseqConfirmed = unseqSent;
             return true;
         }
@@ -190,7 +187,7 @@ final class Rail {
 
     /** Whether {@code seq} is the very sequence this rail expects next (so {@link #acceptSequenced} takes it). */
     boolean expectsNext(int seq) {
-        return seq == rxPosition && window > 0;
+        return rx.expectsNext(seq);
     }
 
     /**
@@ -200,8 +197,8 @@ final class Rail {
      *         frame already seen or a sequence the peer had no credit for
      */
     boolean acceptSequenced(int seq, long now) {
-        int verdict = book(seq);
-        if (verdict == DUPLICATE || verdict == OUT_OF_WINDOW) {
+        int verdict = rx.book(seq);
+        if (verdict == ReceiveWindow.DUPLICATE || verdict == ReceiveWindow.OUT_OF_WINDOW) {
             duplicateFrames++;
             return false;
         }
@@ -214,30 +211,8 @@ final class Rail {
      * of {@link #acceptSequenced} would: each is new.
      */
     void acceptRun(int n, long now) {
-        rxMap = n >= 64 ? -1L : (rxMap << n) | ((1L << n) - 1);
-        rxPosition += n;
+        rx.acceptRun(n);
         noteStale(now);
-    }
-
-    private int book(int seq) {
-        int d = seq - rxPosition;
-        if (d >= 0) {
-            if (d >= window) {
-                return OUT_OF_WINDOW;
-            }
-            rxMap = d >= 63 ? 1 : (rxMap << (d + 1)) | 1;
-            rxPosition = seq + 1;
-            return NEW;
-        }
-        int k = -d - 1;
-        if (k < 64) {
-            long bit = 1L << k;
-            if ((rxMap & bit) != 0) {
-                return DUPLICATE;
-            }
-            rxMap |= bit;
-        }
-        return LATE;
     }
 
     /**
@@ -247,11 +222,10 @@ final class Rail {
      * answers cannot make the peer's stale in turn.)
      */
     private void noteStale(long now) {
-        if (staleSince == Long.MAX_VALUE) {
-            staleSince = now;
-            engine.armTimer(now + engine.settings.retransmitNanos());
+        if (rx.markStale(now)) {
+            events.armTimer(now + settings.retransmitNanos());
         }
-        if (rxPosition - advertised >= window / 2) {
+        if (rx.halfUntold()) {
             creditLazyDue = true;
         }
     }
@@ -262,11 +236,7 @@ final class Rail {
         if (id - unseqReceived > 0) {
             unseqReceived = id;
         }
-        int next = v.nextSeq();
-        int d = next - rxPosition;
-        if (d > 0 && d <= window) {
-            rxMap = d >= 64 ? 0 : rxMap << d;
-            rxPosition = next;
+        if (rx.skipTo(v.nextSeq())) {
             noteStale(now);
         }
         if (v.hasFlag(FrameFlags.ACK_REQUEST)) {
@@ -276,7 +246,7 @@ final class Rail {
 
     /** One line of an ACK about this rail: settle what arrived, lose what did not. */
     void onAckEntry(int ackEpoch, int position, int credit, long map, long now) {
-        if (state != State.UP || ackEpoch != epoch || position - nextSeq > 0) {
+        if (state != State.UP || ackEpoch != hello.epoch() || position - nextSeq > 0) {
             return;
         }
         raiseCredit(credit, now);
@@ -288,8 +258,8 @@ final class Rail {
             // The common case on a rail that neither loses nor reorders: everything below the position arrived,
             // settled in one pass over the log.
             if (log.settleBelow(position) > 0) {
-                engine.budget.settled(log.lastSettledBytes());
-                sampleRtt(now - log.lastSettledSentAt());
+                events.dataSettled(log.lastSettledBytes());
+                rtt.sample(now - log.lastSettledSentAt());
                 rtoBackoff = 0;
                 lastProgressAt = now;
             }
@@ -305,7 +275,9 @@ final class Rail {
             if ((k < 64 && ((map >>> k) & 1) != 0) || (!lossy && k >= 64)) {
                 // Seen by the peer; on a rail that cannot lose, whatever lies below the map arrived too.
                 newestSentAt = log.sentAt(s);
-                engine.settled(this, s);
+                long bytes = log.length(s);
+                log.settle(s);
+                events.dataSettled(bytes);
                 settled = true;
             } else if (lossy && k >= REORDER_THRESHOLD) {
                 lose(s);
@@ -313,7 +285,7 @@ final class Rail {
             }
         }
         if (newestSentAt != Long.MIN_VALUE) {
-            sampleRtt(now - newestSentAt);
+            rtt.sample(now - newestSentAt);
         }
         if (settled) {
             rtoBackoff = 0;
@@ -330,55 +302,28 @@ final class Rail {
         return (map & need) == need;
     }
 
-    /** Smoothed round trip and its variation, as TCP keeps them (RFC 6298); every sequence is sent once. */
-    private void sampleRtt(long rtt) {
-        if (srtt == 0) {
-            srtt = Math.max(1, rtt);
-            rttvar = rtt / 2;
-        } else {
-            rttvar = (3 * rttvar + Math.abs(srtt - rtt)) / 4;
-            srtt = Math.max(1, (7 * srtt + rtt) / 8);
-        }
-    }
-
-    /**
-     * The retransmission timeout: the parameter, or the smoothed round trip plus four variations when the rail is
-     * slower than that (a loaded host, a long cable), so a late ACK is not taken for a loss.
-     */
+    /** The retransmission timeout: see {@link RttEstimator#rto}. */
     long rto() {
-        return Math.max(engine.settings.retransmitNanos(), srtt + 4 * rttvar);
+        return rtt.rto(settings.retransmitNanos());
     }
 
     private void lose(int seq) {
         lostFrames++;
-        pool.retransmit.add(log.qpn(seq), log.msn(seq), log.psn(seq), log.offset(seq), log.length(seq), false);
-        engine.settled(this, seq);
+        int qpn = log.qpn(seq);
+        int msn = log.msn(seq);
+        int psn = log.psn(seq);
+        long offset = log.offset(seq);
+        int length = log.length(seq);
+        log.settle(seq);
+        events.dataLost(this, qpn, msn, psn, offset, length);
     }
 
     /** A HELLO: agree on an epoch and (re)start the rail, or answer a peer that missed our answer. */
     void onHello(FrameView v, long now) {
         framesReceived++;
-        int e = v.epoch();
-        UUID device = v.helloDevice();
-        if (v.hasFlag(FrameFlags.REPLY)) {
-            if (state != State.UP && e == proposed && device.equals(peerOr(device))) {
-                establish(e, v, now);
-            }
-            return;
+        if (hello.onHello(v.hasFlag(FrameFlags.REPLY), v.epoch(), v.helloDevice(), state == State.UP)) {
+            establish(v.epoch(), v, now);
         }
-        if (state == State.UP && e == epoch && device.equals(peer)) {
-            helloReplyDue = true;
-            return;
-        }
-        if (state != State.UP && e != proposed && engine.id.compareTo(device) < 0) {
-            return; // both sides are proposing: the smaller identity's epoch wins, and ours is it
-        }
-        establish(e, v, now);
-        helloReplyDue = true;
-    }
-
-    private UUID peerOr(UUID other) {
-        return peer == null ? other : peer;
     }
 
     private void establish(int e, FrameView v, long now) {
@@ -386,23 +331,17 @@ final class Rail {
             releaseAll();
         }
         UUID device = v.helloDevice();
-        if (peer != null && !peer.equals(device)) {
-            engine.detach(this);
+        if (hello.otherPeer(device)) {
+            events.peerChanged(this);
         }
-        peer = device;
-        peerNumber = v.helloRail();
+        hello.agree(e, device, v.helloRail());
         peerWindow = v.helloWindow();
-        controlReserve = engine.settings.controlReserveFor(peerWindow);
-        epoch = e;
-        proposed = e;
+        controlReserve = settings.controlReserveFor(peerWindow);
         nextSeq = 0;
         peerCredit = peerWindow;
         ackedPosition = 0;
         log.reset(peerWindow);
-        rxPosition = 0;
-        rxMap = 0;
-        advertised = 0;
-        staleSince = Long.MAX_VALUE;
+        rx.reset();
         rtoBackoff = 0;
         probeBackoff = 0;
         lastProgressAt = now;
@@ -413,7 +352,7 @@ final class Rail {
         if (wasDown) {
             rejoins++;
         }
-        engine.railUp(this, device);
+        events.up(this, device);
     }
 
     /** Hands every unsettled data frame and every queued block back to the pool, to go on other rails. */
@@ -423,9 +362,7 @@ final class Rail {
                 lose(s);
             }
         }
-        if (pool != null) {
-            pool.takeBlocks(this);
-        }
+        events.released(this);
     }
 
     /** Stops using the rail: failed over now, probed with HELLO until it answers ({@code DOWN}), or gone. */
@@ -436,16 +373,15 @@ final class Rail {
         boolean wasUp = state == State.UP;
         // Out of the pool first, so what it hands back goes to the other rails, not to itself.
         state = to;
-        if (wasUp && pool != null) {
-            pool.railDown(this);
+        if (wasUp) {
+            events.down(this);
         }
         releaseAll();
         if (wasUp) {
             failovers++;
         }
-        proposed = (epoch + 1) & 0xFF;
-        lastHelloAt = Long.MIN_VALUE;
-        creditReplyDue = creditLazyDue = probeDue = helloReplyDue = false;
+        hello.restart();
+        creditReplyDue = creditLazyDue = probeDue = false;
     }
 
     // ---------------------------------------------------------------- timers
@@ -458,13 +394,12 @@ final class Rail {
 
     /** Runs what is due and returns when this rail next needs the clock. */
     long onTimer(long now) {
-        RailsSettings s = engine.settings;
+        RailsSettings s = settings;
         if (state == State.CLOSED) {
             return Long.MAX_VALUE;
         }
         if (state != State.UP) {
-            long due = lastHelloAt == Long.MIN_VALUE ? now : lastHelloAt + helloInterval();
-            return Math.max(due, now + 1);
+            return Math.max(hello.nextProposalAt(now, helloInterval()), now + 1);
         }
         long next = Long.MAX_VALUE;
         long base = rto();
@@ -486,7 +421,8 @@ final class Rail {
         }
         if (lagging()) {
             if (now - lastProgressAt >= s.railTimeoutNanos()) {
-                engine.railSilent(this);
+                // No progress for the rail timeout: fail it over and probe it until it answers.
+                fail(State.DOWN);
                 return now + 1;
             }
             long due = Math.max(lastProgressAt, lastProbeAt) + (base << Math.min(probeBackoff, MAX_BACKOFF));
@@ -498,8 +434,8 @@ final class Rail {
             }
             next = Math.min(next, Math.min(due, lastProgressAt + s.railTimeoutNanos()));
         }
-        if (staleSince != Long.MAX_VALUE) {
-            long due = staleSince + base;
+        if (rx.staleSince() != Long.MAX_VALUE) {
+            long due = rx.staleSince() + base;
             if (now >= due) {
                 creditLazyDue = true;
             } else {
@@ -510,8 +446,7 @@ final class Rail {
     }
 
     private long helloInterval() {
-        RailsSettings s = engine.settings;
-        return Math.max(1, Math.min(s.railTimeoutNanos(), 4 * rto()));
+        return Math.max(1, Math.min(settings.railTimeoutNanos(), 4 * rto()));
     }
 
     // ---------------------------------------------------------------- sending
@@ -533,7 +468,7 @@ final class Rail {
                 ok = transport.offer(out.length(), out);
             }
         } catch (RailClosedException e) {
-            engine.railClosed(this, e);
+            events.closed(this, e);
             return false;
         }
         if (ok) {
@@ -546,8 +481,7 @@ final class Rail {
     private void offered(int frames) {
         framesSent += frames;
         if (state == State.UP) {
-            advertised = rxPosition;
-            staleSince = Long.MAX_VALUE;
+            rx.advertised();
             creditLazyDue = false;
         }
     }
@@ -557,7 +491,7 @@ final class Rail {
         if (!payloadChecked) {
             out.flags |= FrameFlags.PAYLOAD_UNCHECKED;
         }
-        common(out, epoch, nextSeq, rxPosition + window);
+        common(out, hello.epoch(), nextSeq, rx.credit());
         boolean wasIdle = !lagging() && log.unsettled() == 0;
         if (!offer(out, now)) {
             return false;
@@ -568,7 +502,7 @@ final class Rail {
         log.recordData(out.localQpn, out.msn, out.psn, out.offset, out.payloadLength, now);
         nextSeq++;
         dataFramesSent++;
-        engine.sentData(this, out.payloadLength, now);
+        sentData(1, out.payloadLength, now);
         return true;
     }
 
@@ -585,7 +519,7 @@ final class Rail {
         if (!payloadChecked) {
             out.flags |= FrameFlags.PAYLOAD_UNCHECKED;
         }
-        common(out, epoch, nextSeq, rxPosition + window);
+        common(out, hello.epoch(), nextSeq, rx.credit());
         out.beginRun(stride, ackAt);
         boolean wasIdle = !lagging() && log.unsettled() == 0;
         int sent;
@@ -593,7 +527,7 @@ final class Rail {
             sent = transport.offerRun(out.headLength(), out, out.source, count);
         } catch (RailClosedException e) {
             // Frames it took before failing are covered still by their block, which the closing hands on.
-            engine.railClosed(this, e);
+            events.closed(this, e);
             return 0;
         }
         if (sent == 0) {
@@ -608,20 +542,29 @@ final class Rail {
         out.frame(sent - 1);
         nextSeq += sent;
         dataFramesSent += sent;
-        engine.sentData(this, sent, bytes, now);
+        sentData(sent, bytes, now);
         return sent;
+    }
+
+    /** {@code frames} data frames of {@code bytes} in all went out and are in the log. */
+    private void sentData(int frames, long bytes, long now) {
+        events.dataSent(frames, bytes);
+        if (log.unsettled() == frames) {
+            // The log was empty before them: the retransmission timer starts with them.
+            events.armTimer(now + settings.retransmitNanos());
+        }
     }
 
     /** Sends the sequenced control frame {@code out} describes; the caller checked {@link #canSendControl()}. */
     boolean sendControl(FrameOut out, long now) {
-        common(out, epoch, nextSeq, rxPosition + window);
+        common(out, hello.epoch(), nextSeq, rx.credit());
         boolean wasIdle = !lagging() && log.unsettled() == 0;
         if (!offer(out, now)) {
             return false;
         }
         if (wasIdle) {
             lastProgressAt = now;
-            engine.armTimer(now + engine.settings.retransmitNanos());
+            events.armTimer(now + settings.retransmitNanos());
         }
         log.recordControl();
         nextSeq++;
@@ -633,7 +576,7 @@ final class Rail {
         if (state == State.CLOSED) {
             return 0;
         }
-        if (state != State.UP || helloReplyDue) {
+        if (state != State.UP || hello.replyDue()) {
             return sendHelloIfDue(out, now);
         }
         if (!(creditReplyDue || creditLazyDue || probeDue) || !canSendUnsequenced(now)) {
@@ -642,7 +585,7 @@ final class Rail {
         boolean probe = probeDue && lagging();
         out.begin(Opcode.CREDIT, probe ? FrameFlags.ACK_REQUEST : 0, 0);
         out.nextSeq = nextSeq;
-        common(out, epoch, unseqSent + 1, rxPosition + window);
+        common(out, hello.epoch(), unseqSent + 1, rx.credit());
         if (!offer(out, now)) {
             return 0;
         }
@@ -654,60 +597,62 @@ final class Rail {
     }
 
     private int sendHelloIfDue(FrameOut out, long now) {
-        boolean reply = helloReplyDue && state == State.UP;
-        if (!reply && (state == State.UP || (lastHelloAt != Long.MIN_VALUE && now - lastHelloAt < helloInterval()))) {
+        int kind = hello.due(state == State.UP, now, helloInterval());
+        if (kind == Handshake.NONE) {
             return 0;
         }
-        out.begin(Opcode.HELLO, reply ? FrameFlags.REPLY : 0, 0);
-        out.helloDevice = engine.id;
+        out.begin(Opcode.HELLO, kind == Handshake.REPLY ? FrameFlags.REPLY : 0, 0);
+        out.helloDevice = hello.self();
         out.helloRail = number;
-        out.helloFrameBytes = engine.settings.frameBytes();
+        out.helloFrameBytes = settings.frameBytes();
         out.helloWindow = window;
-        common(out, reply ? epoch : proposed, unseqSent + 1, window);
+        common(out, hello.epochOf(kind), unseqSent + 1, window);
         if (!offer(out, now)) {
             return 0;
         }
         unseqSent++;
-        if (reply) {
-            helloReplyDue = false;
-        } else {
-            lastHelloAt = now;
-            engine.armTimer(now + helloInterval());
+        hello.sent(kind, now);
+        if (kind == Handshake.PROPOSAL) {
+            events.armTimer(now + helloInterval());
         }
         return 1;
     }
 
     /** Any part of the duty cycle wants this rail to send an unsequenced frame now. */
     boolean wantsUnsequenced() {
-        return helloReplyDue || creditReplyDue || creditLazyDue || probeDue || state == State.HANDSHAKE
+        return hello.replyDue() || creditReplyDue || creditLazyDue || probeDue || state == State.HANDSHAKE
                 || state == State.DOWN;
     }
 
     // ---------------------------------------------------------------- ACK contents
 
     int rxPosition() {
-        return rxPosition;
+        return rx.position();
     }
 
     long rxMap() {
-        return rxMap;
+        return rx.map();
+    }
+
+    /** The credit position this rail grants the peer: its position plus its window. */
+    int rxCredit() {
+        return rx.credit();
     }
 
     /** After an ACK carried this rail's position and credit. */
     void advertisedInAck() {
-        advertised = rxPosition;
-        staleSince = Long.MAX_VALUE;
+        rx.advertised();
         creditLazyDue = false;
     }
 
     RailStats stats() {
-        return new RailStats(number, info.name(), info.linkId(), state.name(), epoch, credits(), peerWindow,
+        return new RailStats(number, info.name(), info.linkId(), state.name(), hello.epoch(), credits(), peerWindow,
                 framesSent, framesReceived, dataFramesSent, dataFramesReceived, lostFrames, duplicateFrames,
                 failovers, rejoins, log.unsettled());
     }
 
     @Override
     public String toString() {
-        return "Rail[" + number + " " + info.name() + " " + state + " epoch " + epoch + "]";
+        return "Rail[" + number + " " + info.name() + " " + state + " epoch " + hello.epoch() + "]";
     }
 }
