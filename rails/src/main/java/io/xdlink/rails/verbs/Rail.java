@@ -13,7 +13,16 @@ import java.util.UUID;
 
 /**
  * One rail's reliability: its sequence and credits in both directions, what it has sent and not settled, its
- * timers, and its handshake. Engine thread only.
+ * timers, and its handshake. Engine thread only. The parts with one job each have rooms of their own: the
+ * {@link ReceiveWindow}, the {@link Handshake}, the {@link RttEstimator}, the {@link SendCredit} the peer granted,
+ * the {@link UnsequencedBudget} and the {@link RailSendLog}; the rail reports to its engine only through
+ * {@link RailEvents}.
+ *
+ * <p>Why it is still over 400 lines: what is left is the one place where those parts meet, and each of its
+ * remaining methods moves several of them at once (a frame sent advances the credit, books the log, tells the
+ * receive window its position went out and may start the progress timer; an ACK entry raises the credit, settles
+ * or loses frames in the log, samples the round trip and resets the backoffs; the timer reads all of them). Split
+ * further, those methods would have to write one another's fields, which is what the rooms are there to end.
  *
  * <p>Sending: a sequenced frame may go while its sequence is below the peer's credit position less what is
  * reserved (data stops {@code controlReserve + UNSEQUENCED_BUDGET} short of it, control frames
@@ -32,6 +41,7 @@ final class Rail {
     /** A frame this far below the newest one seen, and not seen itself, is lost rather than late. */
     static final int REORDER_THRESHOLD = 3;
     private static final int MAX_BACKOFF = 6;
+
     private final RailEvents events;
     private final RailsSettings settings;
     final RailTransport transport;
@@ -51,24 +61,17 @@ final class Rail {
     private final ReceiveWindow rx;
     private final Handshake hello;
     private final RttEstimator rtt = new RttEstimator();
+    private final SendCredit credit = new SendCredit(UNSEQUENCED_BUDGET);
+    private final UnsequencedBudget unseq = new UnsequencedBudget(UNSEQUENCED_BUDGET);
 
     PeerPool pool;
     State state = State.HANDSHAKE;
 
-    private int nextSeq;
-    private int peerCredit;
-    private int peerWindow;
-    private int controlReserve;
     private int ackedPosition;
-    private int unseqSent;
-    private int unseqConfirmed;
-    private long lastUnseqAt;
     private int rtoBackoff;
     private long lastProgressAt;
     private int probeBackoff;
     private long lastProbeAt;
-
-    private int unseqReceived;
 
     private boolean creditReplyDue;
     private boolean creditLazyDue;
@@ -120,15 +123,11 @@ final class Rail {
 
     /** Credits left: sequences the peer's ring still has room for. */
     int credits() {
-        return peerCredit - nextSeq;
-    }
-
-    int peerWindow() {
-        return peerWindow;
+        return credit.credits();
     }
 
     boolean canSendData() {
-        return state == State.UP && credits() > controlReserve + UNSEQUENCED_BUDGET && log.hasRoom();
+        return state == State.UP && credit.allowsData() && log.hasRoom();
     }
 
     /** Data frames {@link #canSendData()} would let go one after another now. */
@@ -136,28 +135,21 @@ final class Rail {
         if (state != State.UP) {
             return 0;
         }
-        return Math.max(0, Math.min(credits() - controlReserve - UNSEQUENCED_BUDGET, log.room()));
+        return Math.max(0, Math.min(credit.dataRoom(), log.room()));
     }
 
     boolean canSendControl() {
-        return state == State.UP && credits() > UNSEQUENCED_BUDGET && log.hasRoom();
+        return state == State.UP && credit.allowsControl() && log.hasRoom();
     }
 
     private boolean canSendUnsequenced(long now) {
-        if (unseqSent - unseqConfirmed < UNSEQUENCED_BUDGET) {
-            return true;
-        }
         // Unconfirmed for a quarter of the rail timeout: lost, or stuck in a ring nobody polls. Written off.
-        if (now - lastUnseqAt >= settings.railTimeoutNanos() / 4) {
-            unseqConfirmed = unseqSent;
-            return true;
-        }
-        return false;
+        return unseq.allows(now, settings.railTimeoutNanos() / 4);
     }
 
     /** The peer's advertised position is behind what this rail has sent. */
     private boolean lagging() {
-        return nextSeq - (peerCredit - peerWindow) > 0;
+        return credit.lagging();
     }
 
     // ---------------------------------------------------------------- receiving
@@ -168,18 +160,14 @@ final class Rail {
     }
 
     /** As {@link #onHeader(FrameView, long)}, given the header's credit and echo. */
-    void onHeader(int credit, int echo, long now) {
+    void onHeader(int grant, int echo, long now) {
         framesReceived++;
-        raiseCredit(credit, now);
-        int outstanding = (unseqSent - echo) & 0xFFFF;
-        if (outstanding < unseqSent - unseqConfirmed) {
-            unseqConfirmed = unseqSent - outstanding;
-        }
+        raiseCredit(grant, now);
+        unseq.onEcho(echo);
     }
 
-    private void raiseCredit(int credit, long now) {
-        if (credit - peerCredit > 0 && credit - (nextSeq + peerWindow) <= 0) {
-            peerCredit = credit;
+    private void raiseCredit(int grant, long now) {
+        if (credit.raise(grant)) {
             lastProgressAt = now;
             probeBackoff = 0;
         }
@@ -232,10 +220,7 @@ final class Rail {
 
     /** A CREDIT: the peer's unsequenced count, its next sequence (a lost tail is refunded), maybe a probe. */
     void onCredit(FrameView v, long now) {
-        int id = v.seq();
-        if (id - unseqReceived > 0) {
-            unseqReceived = id;
-        }
+        unseq.onReceived(v.seq());
         if (rx.skipTo(v.nextSeq())) {
             noteStale(now);
         }
@@ -245,11 +230,11 @@ final class Rail {
     }
 
     /** One line of an ACK about this rail: settle what arrived, lose what did not. */
-    void onAckEntry(int ackEpoch, int position, int credit, long map, long now) {
-        if (state != State.UP || ackEpoch != hello.epoch() || position - nextSeq > 0) {
+    void onAckEntry(int ackEpoch, int position, int grant, long map, long now) {
+        if (state != State.UP || ackEpoch != hello.epoch() || credit.beyondSent(position)) {
             return;
         }
-        raiseCredit(credit, now);
+        raiseCredit(grant, now);
         if (position - ackedPosition < 0) {
             return;
         }
@@ -335,10 +320,8 @@ final class Rail {
             events.peerChanged(this);
         }
         hello.agree(e, device, v.helloRail());
-        peerWindow = v.helloWindow();
-        controlReserve = settings.controlReserveFor(peerWindow);
-        nextSeq = 0;
-        peerCredit = peerWindow;
+        int peerWindow = v.helloWindow();
+        credit.reset(peerWindow, settings.controlReserveFor(peerWindow));
         ackedPosition = 0;
         log.reset(peerWindow);
         rx.reset();
@@ -451,11 +434,11 @@ final class Rail {
 
     // ---------------------------------------------------------------- sending
 
-    private void common(FrameOut out, int frameEpoch, int seq, int credit) {
+    private void common(FrameOut out, int frameEpoch, int seq, int grant) {
         out.epoch = frameEpoch;
         out.seq = seq;
-        out.credit = credit;
-        out.echo = unseqReceived & 0xFFFF;
+        out.credit = grant;
+        out.echo = unseq.echo();
     }
 
     private boolean offer(FrameOut out, long now) {
@@ -491,7 +474,7 @@ final class Rail {
         if (!payloadChecked) {
             out.flags |= FrameFlags.PAYLOAD_UNCHECKED;
         }
-        common(out, hello.epoch(), nextSeq, rx.credit());
+        common(out, hello.epoch(), credit.nextSeq(), rx.credit());
         boolean wasIdle = !lagging() && log.unsettled() == 0;
         if (!offer(out, now)) {
             return false;
@@ -500,7 +483,7 @@ final class Rail {
             lastProgressAt = now;
         }
         log.recordData(out.localQpn, out.msn, out.psn, out.offset, out.payloadLength, now);
-        nextSeq++;
+        credit.advance(1);
         dataFramesSent++;
         sentData(1, out.payloadLength, now);
         return true;
@@ -519,7 +502,7 @@ final class Rail {
         if (!payloadChecked) {
             out.flags |= FrameFlags.PAYLOAD_UNCHECKED;
         }
-        common(out, hello.epoch(), nextSeq, rx.credit());
+        common(out, hello.epoch(), credit.nextSeq(), rx.credit());
         out.beginRun(stride, ackAt);
         boolean wasIdle = !lagging() && log.unsettled() == 0;
         int sent;
@@ -540,7 +523,7 @@ final class Rail {
         out.frame(0);
         long bytes = log.recordDataRun(out.localQpn, out.msn, out.psn, out.offset, stride, out.total, sent, now);
         out.frame(sent - 1);
-        nextSeq += sent;
+        credit.advance(sent);
         dataFramesSent += sent;
         sentData(sent, bytes, now);
         return sent;
@@ -557,7 +540,7 @@ final class Rail {
 
     /** Sends the sequenced control frame {@code out} describes; the caller checked {@link #canSendControl()}. */
     boolean sendControl(FrameOut out, long now) {
-        common(out, hello.epoch(), nextSeq, rx.credit());
+        common(out, hello.epoch(), credit.nextSeq(), rx.credit());
         boolean wasIdle = !lagging() && log.unsettled() == 0;
         if (!offer(out, now)) {
             return false;
@@ -567,7 +550,7 @@ final class Rail {
             events.armTimer(now + settings.retransmitNanos());
         }
         log.recordControl();
-        nextSeq++;
+        credit.advance(1);
         return true;
     }
 
@@ -584,13 +567,12 @@ final class Rail {
         }
         boolean probe = probeDue && lagging();
         out.begin(Opcode.CREDIT, probe ? FrameFlags.ACK_REQUEST : 0, 0);
-        out.nextSeq = nextSeq;
-        common(out, hello.epoch(), unseqSent + 1, rx.credit());
+        out.nextSeq = credit.nextSeq();
+        common(out, hello.epoch(), unseq.nextId(), rx.credit());
         if (!offer(out, now)) {
             return 0;
         }
-        unseqSent++;
-        lastUnseqAt = now;
+        unseq.creditSent(now);
         creditReplyDue = false;
         probeDue = false;
         return 1;
@@ -606,11 +588,11 @@ final class Rail {
         out.helloRail = number;
         out.helloFrameBytes = settings.frameBytes();
         out.helloWindow = window;
-        common(out, hello.epochOf(kind), unseqSent + 1, window);
+        common(out, hello.epochOf(kind), unseq.nextId(), window);
         if (!offer(out, now)) {
             return 0;
         }
-        unseqSent++;
+        unseq.helloSent();
         hello.sent(kind, now);
         if (kind == Handshake.PROPOSAL) {
             events.armTimer(now + helloInterval());
@@ -646,9 +628,9 @@ final class Rail {
     }
 
     RailStats stats() {
-        return new RailStats(number, info.name(), info.linkId(), state.name(), hello.epoch(), credits(), peerWindow,
-                framesSent, framesReceived, dataFramesSent, dataFramesReceived, lostFrames, duplicateFrames,
-                failovers, rejoins, log.unsettled());
+        return new RailStats(number, info.name(), info.linkId(), state.name(), hello.epoch(), credits(),
+                credit.peerWindow(), framesSent, framesReceived, dataFramesSent, dataFramesReceived, lostFrames,
+                duplicateFrames, failovers, rejoins, log.unsettled());
     }
 
     @Override
