@@ -1,5 +1,6 @@
 package io.xdlink.rails.verbs;
 
+import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.frame.FrameEncoder;
 import io.xdlink.rails.frame.FrameLayout;
 import io.xdlink.rails.frame.Opcode;
@@ -35,10 +36,10 @@ final class AckCoalescer {
     /** The rail the last ACK went on: a DISCONNECT follows it there, so it cannot overtake it. */
     private Rail via;
 
-    AckCoalescer(int everyFrames, long delayNanos, EngineCounters counters) {
-        this.everyFrames = everyFrames;
-        this.delayNanos = delayNanos;
+    AckCoalescer(RailsSettings settings, EngineCounters counters) {
         this.counters = counters;
+        this.everyFrames = settings.ackEveryFrames();
+        this.delayNanos = settings.ackDelayNanos();
     }
 
     /** A new duty cycle: an ACK asked for in the last one is due now (see {@link #asked}). */
@@ -137,12 +138,7 @@ final class AckCoalescer {
         out.ackRails = rails;
         out.ackQps = qps;
         for (int i = 0; i < rails; i++) {
-            Rail r = up.get(i);
-            out.arRail[i] = r.peerNumber();
-            out.arEpoch[i] = r.epoch();
-            out.arPosition[i] = r.rxPosition();
-            out.arCredit[i] = r.rxCredit();
-            out.arMap[i] = r.rxMap();
+            up.get(i).ackEntry(out, i);
         }
         if (!rail.sendControl(out, at)) {
             return 0;

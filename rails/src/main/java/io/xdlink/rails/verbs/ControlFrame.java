@@ -6,73 +6,26 @@ import io.xdlink.rails.frame.RejectReason;
 
 /**
  * A sequenced control frame a pool has queued for its peer ({@link ControlOutbox}): one record per kind, each with
- * the fields its frame carries, and each laying them into the frame being built. The ACK is not one of them: it is
- * coalesced, never queued ({@link AckCoalescer}).
+ * the fields its frame carries by name. The ACK is not one of them: it is coalesced, never queued
+ * ({@link AckCoalescer}).
  */
 sealed interface ControlFrame {
 
-    /** Starts {@code out} as this frame, with this frame's fields. */
-    void writeTo(FrameOut out);
-
-    /**
-     * The frame must not overtake an ACK this side owes: what this side completed before it must reach the peer
-     * first, or the peer would flush (DISCONNECT) or fail (NAK) requests whose bytes had in fact arrived.
-     */
-    default boolean waitsForAck() {
-        return false;
-    }
-
     /** The peer refused message {@code msn} of its queue pair {@code peerQpn}. */
     record Nak(int peerQpn, int msn, NakReason reason) implements ControlFrame {
-        @Override
-        public void writeTo(FrameOut out) {
-            out.begin(Opcode.NAK, 0, 0);
-            out.nakQpn = peerQpn;
-            out.nakMsn = msn;
-            out.nakReason = reason;
-        }
-
-        @Override
-        public boolean waitsForAck() {
-            return true;
-        }
     }
 
     /** Queue pair {@code srcQpn} asks the peer's listener {@code listener} for a connection. */
     record ConnectRequest(long connId, int listener, int srcQpn, int maxMessages, int psnWindow)
             implements ControlFrame {
-        @Override
-        public void writeTo(FrameOut out) {
-            out.begin(Opcode.CONNECT_REQUEST, 0, 0);
-            out.connId = connId;
-            out.connA = listener;
-            out.connSrc = srcQpn;
-            out.connMaxMessages = maxMessages;
-            out.connPsnWindow = psnWindow;
-        }
     }
 
     /** Queue pair {@code srcQpn} accepted the request of the peer's queue pair {@code dstQpn}. */
     record ConnectReply(long connId, int dstQpn, int srcQpn, int maxMessages, int psnWindow) implements ControlFrame {
-        @Override
-        public void writeTo(FrameOut out) {
-            out.begin(Opcode.CONNECT_REPLY, 0, 0);
-            out.connId = connId;
-            out.connA = dstQpn;
-            out.connSrc = srcQpn;
-            out.connMaxMessages = maxMessages;
-            out.connPsnWindow = psnWindow;
-        }
     }
 
     /** The request {@code connId} is refused. */
     record ConnectReject(long connId, RejectReason reason) implements ControlFrame {
-        @Override
-        public void writeTo(FrameOut out) {
-            out.begin(Opcode.CONNECT_REJECT, 0, 0);
-            out.connId = connId;
-            out.rejectReason = reason;
-        }
     }
 
     /**
@@ -80,16 +33,53 @@ sealed interface ControlFrame {
      * rail (frames on one rail arrive in order), so it cannot overtake it.
      */
     record Disconnect(int dstQpn, int srcQpn) implements ControlFrame {
-        @Override
-        public void writeTo(FrameOut out) {
-            out.begin(Opcode.DISCONNECT, 0, 0);
-            out.discDst = dstQpn;
-            out.discSrc = srcQpn;
-        }
+    }
 
-        @Override
-        public boolean waitsForAck() {
-            return true;
+    /**
+     * The frame must not overtake an ACK this side owes: what this side completed before it must reach the peer
+     * first, or the peer would flush (DISCONNECT) or fail (NAK) requests whose bytes had in fact arrived.
+     */
+    default boolean waitsForAck() {
+        return this instanceof Nak || this instanceof Disconnect;
+    }
+
+    /**
+     * Starts {@code out} as this frame, with this frame's fields. One switch over every kind, so the compiler says
+     * when a kind is added and not encoded.
+     */
+    default void writeTo(FrameOut out) {
+        switch (this) {
+            case Nak n -> {
+                out.begin(Opcode.NAK, 0, 0);
+                out.nakQpn = n.peerQpn();
+                out.nakMsn = n.msn();
+                out.nakReason = n.reason();
+            }
+            case ConnectRequest r -> connect(out, Opcode.CONNECT_REQUEST, r.connId(), r.listener(), r.srcQpn(),
+                    r.maxMessages(), r.psnWindow());
+            case ConnectReply r -> connect(out, Opcode.CONNECT_REPLY, r.connId(), r.dstQpn(), r.srcQpn(),
+                    r.maxMessages(), r.psnWindow());
+            case ConnectReject r -> {
+                out.begin(Opcode.CONNECT_REJECT, 0, 0);
+                out.connId = r.connId();
+                out.rejectReason = r.reason();
+            }
+            case Disconnect d -> {
+                out.begin(Opcode.DISCONNECT, 0, 0);
+                out.discDst = d.dstQpn();
+                out.discSrc = d.srcQpn();
+            }
         }
+    }
+
+    /** The fields a CONNECT_REQUEST and a CONNECT_REPLY share; {@code a} is the listener or the requester. */
+    private static void connect(FrameOut out, Opcode op, long connId, int a, int srcQpn, int maxMessages,
+                                int psnWindow) {
+        out.begin(op, 0, 0);
+        out.connId = connId;
+        out.connA = a;
+        out.connSrc = srcQpn;
+        out.connMaxMessages = maxMessages;
+        out.connPsnWindow = psnWindow;
     }
 }

@@ -35,7 +35,7 @@ final class DeviceEngine implements Agent {
     private final KeyTable keys;
     final QpTable qps;
     private final CommandQueue commands = new CommandQueue();
-    private final RailRegistry registry = new RailRegistry();
+    final RailRegistry registry = new RailRegistry();
     /** The registry's own lists, read on every duty cycle. */
     private final List<Rail> rails = registry.rails();
     private final List<PeerPool> poolList = registry.pools();
@@ -63,8 +63,8 @@ final class DeviceEngine implements Agent {
         this.keys = keys;
         this.qps = new QpTable(random.nextInt(255));
         this.budget = new InflightBudget(settings.inflightBytes());
-        this.dispatch = new FrameDispatch(qps, cm, counters);
-        this.lifecycle = new RailLifecycle(this, registry, budget, counters);
+        this.dispatch = new FrameDispatch(this);
+        this.lifecycle = new RailLifecycle(this);
     }
 
     KeyTable keys() {

@@ -32,10 +32,10 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
     /** Set by the queue pair that took the frame being dispatched when its next frame may continue a run. */
     private QpReceiver runCandidate;
 
-    FrameDispatch(QpTable qps, ConnectionManager cm, EngineCounters counters) {
-        this.qps = qps;
-        this.cm = cm;
-        this.counters = counters;
+    FrameDispatch(DeviceEngine engine) {
+        this.qps = engine.qps;
+        this.cm = engine.cm;
+        this.counters = engine.counters;
         this.run = new ReceiveRun(counters);
     }
 
@@ -85,12 +85,8 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
         run.end();
         try {
             view.wrap(head, headOffset, headLength, payload, payloadOffset, payloadLength, rail.checksCrc);
-        } catch (FrameException e) {
-            countBad(e);
-            return;
-        } catch (RuntimeException e) {
-            // Not a bad frame but memory the transport handed over that cannot be read (closed, another thread's).
-            counters.internalError(e);
+        } catch (FrameException | RuntimeException e) {
+            unreadable(e);
             return;
         }
         runCandidate = null;
@@ -112,11 +108,19 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
         return run.placement(rail, heads, headOffset, headLength, frames, payloadLength);
     }
 
-    private void countBad(FrameException e) {
-        if (e.field() == FrameField.CRC) {
-            counters.corruptFrames++;
+    /**
+     * A frame that could not be read: a bad frame is counted as corrupt or malformed; any other failure is not the
+     * frame's but the memory's the transport handed over (closed, another thread's), a bug to count.
+     */
+    private void unreadable(Exception e) {
+        if (e instanceof FrameException f) {
+            if (f.field() == FrameField.CRC) {
+                counters.corruptFrames++;
+            } else {
+                counters.malformedFrames++;
+            }
         } else {
-            counters.malformedFrames++;
+            counters.internalError(e);
         }
     }
 
@@ -125,12 +129,8 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
         run.end();
         try {
             view.wrap(buffer, offset, length, rail.checksCrc);
-        } catch (FrameException e) {
-            countBad(e);
-            return;
-        } catch (RuntimeException e) {
-            // As in the two-part onFrame: the transport's memory, not the frame, is at fault.
-            counters.internalError(e);
+        } catch (FrameException | RuntimeException e) {
+            unreadable(e);
             return;
         }
         deliver(rail);

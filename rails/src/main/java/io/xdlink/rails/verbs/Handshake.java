@@ -11,9 +11,7 @@ import java.util.UUID;
  */
 final class Handshake {
     /** Which HELLO is due ({@link #due}). */
-    static final int NONE = 0;
-    static final int PROPOSAL = 1;
-    static final int REPLY = 2;
+    enum Hello { NONE, PROPOSAL, REPLY }
 
     private final UUID self;
     private int epoch;
@@ -72,25 +70,25 @@ final class Handshake {
         return replyDue;
     }
 
-    /** Which HELLO goes at {@code now} on a rail {@code up} or not: {@link #REPLY}, {@link #PROPOSAL} or none. */
-    int due(boolean up, long now, long interval) {
+    /** Which HELLO goes at {@code now} on a rail {@code up} or not: {@link Hello#REPLY}, {@link Hello#PROPOSAL} or {@link Hello#NONE}. */
+    Hello due(boolean up, long now, long interval) {
         if (replyDue && up) {
-            return REPLY;
+            return Hello.REPLY;
         }
         if (up || (lastProposalAt != Long.MIN_VALUE && now - lastProposalAt < interval)) {
-            return NONE;
+            return Hello.NONE;
         }
-        return PROPOSAL;
+        return Hello.PROPOSAL;
     }
 
     /** The epoch a HELLO of {@code kind} carries. */
-    int epochOf(int kind) {
-        return kind == REPLY ? epoch : proposed;
+    int epochOf(Hello kind) {
+        return kind == Hello.REPLY ? epoch : proposed;
     }
 
     /** A HELLO of {@code kind} went at {@code now}. */
-    void sent(int kind, long now) {
-        if (kind == REPLY) {
+    void sent(Hello kind, long now) {
+        if (kind == Hello.REPLY) {
             replyDue = false;
         } else {
             lastProposalAt = now;

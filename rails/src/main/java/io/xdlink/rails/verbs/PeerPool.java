@@ -31,8 +31,7 @@ final class PeerPool {
         this.peer = peer;
         this.planner = new StripePlanner(engine.settings.stripeMinBytes());
         this.outbox = new ControlOutbox(engine.counters);
-        this.acks = new AckCoalescer(engine.settings.ackEveryFrames(), engine.settings.ackDelayNanos(),
-                engine.counters);
+        this.acks = new AckCoalescer(engine.settings, engine.counters);
     }
 
     // ---------------------------------------------------------------- rails

@@ -61,8 +61,8 @@ final class Rail {
     private final ReceiveWindow rx;
     private final Handshake hello;
     private final RttEstimator rtt = new RttEstimator();
-    private final SendCredit credit = new SendCredit(UNSEQUENCED_BUDGET);
-    private final UnsequencedBudget unseq = new UnsequencedBudget(UNSEQUENCED_BUDGET);
+    private final SendCredit credit = new SendCredit();
+    private final UnsequencedBudget unseq = new UnsequencedBudget();
 
     PeerPool pool;
     State state = State.HANDSHAKE;
@@ -116,10 +116,6 @@ final class Rail {
         return hello.epoch();
     }
 
-    /** The number the peer gave its end of this rail: ACKs name rails by it. */
-    int peerNumber() {
-        return hello.peerNumber();
-    }
 
     /** Credits left: sequences the peer's ring still has room for. */
     int credits() {
@@ -579,11 +575,11 @@ final class Rail {
     }
 
     private int sendHelloIfDue(FrameOut out, long now) {
-        int kind = hello.due(state == State.UP, now, helloInterval());
-        if (kind == Handshake.NONE) {
+        Handshake.Hello kind = hello.due(state == State.UP, now, helloInterval());
+        if (kind == Handshake.Hello.NONE) {
             return 0;
         }
-        out.begin(Opcode.HELLO, kind == Handshake.REPLY ? FrameFlags.REPLY : 0, 0);
+        out.begin(Opcode.HELLO, kind == Handshake.Hello.REPLY ? FrameFlags.REPLY : 0, 0);
         out.helloDevice = hello.self();
         out.helloRail = number;
         out.helloFrameBytes = settings.frameBytes();
@@ -594,7 +590,7 @@ final class Rail {
         }
         unseq.helloSent();
         hello.sent(kind, now);
-        if (kind == Handshake.PROPOSAL) {
+        if (kind == Handshake.Hello.PROPOSAL) {
             events.armTimer(now + helloInterval());
         }
         return 1;
@@ -616,9 +612,16 @@ final class Rail {
         return rx.map();
     }
 
-    /** The credit position this rail grants the peer: its position plus its window. */
-    int rxCredit() {
-        return rx.credit();
+    /**
+     * Writes this rail's line of an ACK as entry {@code i} of {@code out}: the rail by the number the peer gave it,
+     * its epoch, its receive position and map, and the credit it grants.
+     */
+    void ackEntry(FrameOut out, int i) {
+        out.arRail[i] = hello.peerNumber();
+        out.arEpoch[i] = hello.epoch();
+        out.arPosition[i] = rx.position();
+        out.arCredit[i] = rx.credit();
+        out.arMap[i] = rx.map();
     }
 
     /** After an ACK carried this rail's position and credit. */

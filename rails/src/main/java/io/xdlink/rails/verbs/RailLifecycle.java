@@ -13,17 +13,11 @@ import java.util.UUID;
  */
 final class RailLifecycle implements RailEvents {
     private final DeviceEngine engine;
-    private final RailRegistry registry;
-    private final InflightBudget budget;
-    private final EngineCounters counters;
     /** The last rail closure, kept for diagnosis: a request that fails later can say why its rails went. */
     private volatile RailClosedException lastClosure;
 
-    RailLifecycle(DeviceEngine engine, RailRegistry registry, InflightBudget budget, EngineCounters counters) {
+    RailLifecycle(DeviceEngine engine) {
         this.engine = engine;
-        this.registry = registry;
-        this.budget = budget;
-        this.counters = counters;
     }
 
     RailClosedException lastClosure() {
@@ -37,24 +31,24 @@ final class RailLifecycle implements RailEvents {
 
     @Override
     public void dataSent(int frames, long bytes) {
-        counters.dataFramesSent += frames;
-        budget.sent(bytes);
+        engine.counters.dataFramesSent += frames;
+        engine.budget.sent(bytes);
     }
 
     @Override
     public void dataSettled(long bytes) {
-        budget.settled(bytes);
+        engine.budget.settled(bytes);
     }
 
     @Override
     public void dataLost(Rail rail, int qpn, int msn, int psn, long offset, int length) {
         rail.pool.retransmit.add(qpn, msn, psn, offset, length, false);
-        budget.settled(length);
+        engine.budget.settled(length);
     }
 
     @Override
     public void up(Rail rail, UUID peer) {
-        PeerPool pool = registry.poolOf(peer, p -> new PeerPool(engine, p));
+        PeerPool pool = engine.registry.poolOf(peer, p -> new PeerPool(engine, p));
         pool.attach(rail);
         pool.railUp(rail);
         engine.cm.poolUp(pool);

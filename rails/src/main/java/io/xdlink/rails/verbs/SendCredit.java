@@ -8,15 +8,10 @@ package io.xdlink.rails.verbs;
  * can never overflow the peer's ring. Engine thread only.
  */
 final class SendCredit {
-    private final int unsequencedBudget;
     private int nextSeq;
     private int peerCredit;
     private int peerWindow;
     private int controlReserve;
-
-    SendCredit(int unsequencedBudget) {
-        this.unsequencedBudget = unsequencedBudget;
-    }
 
     /** A new epoch with a peer whose ring holds {@code peerWindow} frames, {@code controlReserve} of them kept back. */
     void reset(int peerWindow, int controlReserve) {
@@ -46,17 +41,17 @@ final class SendCredit {
 
     /** Whether the credit left lets a data frame go. */
     boolean allowsData() {
-        return credits() > controlReserve + unsequencedBudget;
+        return credits() > controlReserve + Rail.UNSEQUENCED_BUDGET;
     }
 
     /** Data frames the credit left lets go one after another (may be negative). */
     int dataRoom() {
-        return credits() - controlReserve - unsequencedBudget;
+        return credits() - controlReserve - Rail.UNSEQUENCED_BUDGET;
     }
 
     /** Whether the credit left lets a control frame go. */
     boolean allowsControl() {
-        return credits() > unsequencedBudget;
+        return credits() > Rail.UNSEQUENCED_BUDGET;
     }
 
     /** The peer's advertised position is behind what this rail has sent. */

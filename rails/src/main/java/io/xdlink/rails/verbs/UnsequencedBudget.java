@@ -2,24 +2,19 @@ package io.xdlink.rails.verbs;
 
 /**
  * A rail's unsequenced frames (HELLO, CREDIT): they carry an id of their own instead of a sequence, and at most
- * {@code budget} may be unconfirmed at once, so together with the room {@link SendCredit} keeps back they cannot
+ * {@link Rail#UNSEQUENCED_BUDGET} may be unconfirmed at once, so together with the room {@link SendCredit} keeps back they cannot
  * overflow the peer's ring. The peer confirms them by echoing the last id it saw in every frame's header; one
  * unconfirmed for a while (lost, or stuck in a ring nobody polls) is written off. Engine thread only.
  */
 final class UnsequencedBudget {
-    private final int budget;
     private int sent;
     private int confirmed;
     private long lastSentAt;
     private int received;
 
-    UnsequencedBudget(int budget) {
-        this.budget = budget;
-    }
-
     /** Whether one more may go at {@code now}; what is unconfirmed for {@code writeOffAfter} is written off. */
     boolean allows(long now, long writeOffAfter) {
-        if (sent - confirmed < budget) {
+        if (sent - confirmed < Rail.UNSEQUENCED_BUDGET) {
             return true;
         }
         if (now - lastSentAt >= writeOffAfter) {

@@ -1,5 +1,6 @@
 package io.xdlink.rails.verbs;
 
+import io.xdlink.rails.RailsSettings;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -14,7 +15,7 @@ class AckCoalescerTest {
     private static final int EVERY = 16;
     private static final long DELAY = 50_000;
 
-    private final AckCoalescer acks = new AckCoalescer(EVERY, DELAY, new EngineCounters());
+    private final AckCoalescer acks = new AckCoalescer(RailsSettings.of("ack_every_frames", "16", "ack_delay_us", "50"), new EngineCounters());
 
     @Test
     void fewFramesWaitForTheDelayWhichStartsWithTheFirst() {

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,50 +31,37 @@ class ControlFrameTest {
     @Test
     void aNakNamesTheQueuePairTheMessageAndTheReason() throws FrameException {
         FrameView v = sent(new ControlFrame.Nak(0x1_0005, 0x7FFF_FFF0, NakReason.RECEIVER_NOT_READY));
-        assertThat(v.opcode()).isEqualTo(Opcode.NAK);
-        assertThat(v.nakQpn()).isEqualTo(0x1_0005);
-        assertThat(v.nakMsn()).isEqualTo(0x7FFF_FFF0);
-        assertThat(v.nakReason()).isEqualTo(NakReason.RECEIVER_NOT_READY);
-        assertThat(v.epoch()).isEqualTo(7);
-        assertThat(v.seq()).isEqualTo(1234);
+        assertThat(List.of(v.opcode(), v.nakQpn(), v.nakMsn(), v.nakReason(), v.epoch(), v.seq()))
+                .containsExactly(Opcode.NAK, 0x1_0005, 0x7FFF_FFF0, NakReason.RECEIVER_NOT_READY, 7, 1234);
     }
 
     @Test
     void aConnectRequestNamesTheListenerAndTheRequestersLimits() throws FrameException {
         FrameView v = sent(new ControlFrame.ConnectRequest(0xDEAD_BEEF_0000_0001L, 42, 0x303, 64, 1024));
-        assertThat(v.opcode()).isEqualTo(Opcode.CONNECT_REQUEST);
-        assertThat(v.connId()).isEqualTo(0xDEAD_BEEF_0000_0001L);
-        assertThat(v.connListener()).isEqualTo(42);
-        assertThat(v.connSrcQpn()).isEqualTo(0x303);
-        assertThat(v.connMaxMessages()).isEqualTo(64);
-        assertThat(v.connPsnWindow()).isEqualTo(1024);
+        assertThat(List.of(v.opcode(), v.connId(), v.connListener(), v.connSrcQpn(), v.connMaxMessages(),
+                v.connPsnWindow())).containsExactly(Opcode.CONNECT_REQUEST, 0xDEAD_BEEF_0000_0001L, 42, 0x303, 64,
+                1024);
     }
 
     @Test
     void aConnectReplyNamesTheRequesterAndTheAcceptor() throws FrameException {
         FrameView v = sent(new ControlFrame.ConnectReply(-5L, 0x404, 0x505, 128, 2048));
-        assertThat(v.opcode()).isEqualTo(Opcode.CONNECT_REPLY);
-        assertThat(v.connId()).isEqualTo(-5L);
-        assertThat(v.connDstQpn()).isEqualTo(0x404);
-        assertThat(v.connSrcQpn()).isEqualTo(0x505);
-        assertThat(v.connMaxMessages()).isEqualTo(128);
-        assertThat(v.connPsnWindow()).isEqualTo(2048);
+        assertThat(List.of(v.opcode(), v.connId(), v.connDstQpn(), v.connSrcQpn(), v.connMaxMessages(),
+                v.connPsnWindow())).containsExactly(Opcode.CONNECT_REPLY, -5L, 0x404, 0x505, 128, 2048);
     }
 
     @Test
     void aConnectRejectCarriesTheRequestAndTheReason() throws FrameException {
         FrameView v = sent(new ControlFrame.ConnectReject(77L, RejectReason.BACKLOG_FULL));
-        assertThat(v.opcode()).isEqualTo(Opcode.CONNECT_REJECT);
-        assertThat(v.connId()).isEqualTo(77L);
-        assertThat(v.rejectReason()).isEqualTo(RejectReason.BACKLOG_FULL);
+        assertThat(List.of(v.opcode(), v.connId(), v.rejectReason()))
+                .containsExactly(Opcode.CONNECT_REJECT, 77L, RejectReason.BACKLOG_FULL);
     }
 
     @Test
     void aDisconnectNamesBothQueuePairs() throws FrameException {
         FrameView v = sent(new ControlFrame.Disconnect(0x606, 0x707));
-        assertThat(v.opcode()).isEqualTo(Opcode.DISCONNECT);
-        assertThat(v.disconnectDstQpn()).isEqualTo(0x606);
-        assertThat(v.disconnectSrcQpn()).isEqualTo(0x707);
+        assertThat(List.of(v.opcode(), v.disconnectDstQpn(), v.disconnectSrcQpn()))
+                .containsExactly(Opcode.DISCONNECT, 0x606, 0x707);
     }
 
     @Test
@@ -95,7 +83,7 @@ class ControlFrameTest {
         assertThat(box.size()).isEqualTo(3);
         assertThat(counters.nakFramesQueued).isEqualTo(2);
         // No rail is up: nothing goes, nothing is lost, and no NAK counts as sent.
-        assertThat(box.send(new FrameOut(), 0, false, null, null, java.util.List.of())).isZero();
+        assertThat(box.send(new FrameOut(), 0, false, null, null, List.of())).isZero();
         assertThat(box.size()).isEqualTo(3);
         assertThat(counters.nakFramesSent).isZero();
     }
