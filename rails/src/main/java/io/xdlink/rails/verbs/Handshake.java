@@ -70,7 +70,7 @@ final class Handshake {
         return replyDue;
     }
 
-    /** Which HELLO goes at {@code now} on a rail {@code up} or not: {@link Hello#REPLY}, {@link Hello#PROPOSAL} or {@link Hello#NONE}. */
+    /** Which HELLO goes at {@code now} on a rail {@code up} or not: a reply, a proposal or none. */
     Hello due(boolean up, long now, long interval) {
         if (replyDue && up) {
             return Hello.REPLY;

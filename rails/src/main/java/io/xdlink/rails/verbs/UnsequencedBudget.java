@@ -2,9 +2,9 @@ package io.xdlink.rails.verbs;
 
 /**
  * A rail's unsequenced frames (HELLO, CREDIT): they carry an id of their own instead of a sequence, and at most
- * {@link Rail#UNSEQUENCED_BUDGET} may be unconfirmed at once, so together with the room {@link SendCredit} keeps back they cannot
- * overflow the peer's ring. The peer confirms them by echoing the last id it saw in every frame's header; one
- * unconfirmed for a while (lost, or stuck in a ring nobody polls) is written off. Engine thread only.
+ * {@link Rail#UNSEQUENCED_BUDGET} may be unconfirmed at once, so together with the room {@link SendCredit} keeps
+ * back they cannot overflow the peer's ring. The peer confirms them by echoing the last id it saw in every frame's
+ * header; one unconfirmed for a while (lost, or stuck in a ring nobody polls) is written off. Engine thread only.
  */
 final class UnsequencedBudget {
     private int sent;

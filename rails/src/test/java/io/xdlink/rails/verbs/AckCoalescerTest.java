@@ -15,7 +15,8 @@ class AckCoalescerTest {
     private static final int EVERY = 16;
     private static final long DELAY = 50_000;
 
-    private final AckCoalescer acks = new AckCoalescer(RailsSettings.of("ack_every_frames", "16", "ack_delay_us", "50"), new EngineCounters());
+    private final AckCoalescer acks = new AckCoalescer(
+            RailsSettings.of("ack_every_frames", "16", "ack_delay_us", "50"), new EngineCounters());
 
     @Test
     void fewFramesWaitForTheDelayWhichStartsWithTheFirst() {
