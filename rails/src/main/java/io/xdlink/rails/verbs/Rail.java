@@ -15,14 +15,15 @@ import java.util.UUID;
  * One rail's reliability: its sequence and credits in both directions, what it has sent and not settled, its
  * timers, and its handshake. Engine thread only. The parts with one job each have rooms of their own: the
  * {@link ReceiveWindow}, the {@link Handshake}, the {@link RttEstimator}, the {@link SendCredit} the peer granted,
- * the {@link UnsequencedBudget} and the {@link RailSendLog}; the rail reports to its engine only through
- * {@link RailEvents}.
+ * the {@link UnsequencedBudget}, the {@link RailSendLog}, the {@link LossDetector} that settles and loses what the
+ * log holds, and the {@link ProgressWatch} that probes and judges silence. The rail reports to its engine only
+ * through {@link RailEvents}.
  *
  * <p>Why it is still over 400 lines: what is left is the one place where those parts meet, and each of its
  * remaining methods moves several of them at once (a frame sent advances the credit, books the log, tells the
- * receive window its position went out and may start the progress timer; an ACK entry raises the credit, settles
- * or loses frames in the log, samples the round trip and resets the backoffs; the timer reads all of them). Split
- * further, those methods would have to write one another's fields, which is what the rooms are there to end.
+ * receive window its position went out and may count as progress; a HELLO agreed resets all of them; the timer
+ * reads all of them). Split further, those methods would have to write one another's fields, which is what the
+ * rooms are there to end.
  *
  * <p>Sending: a sequenced frame may go while its sequence is below the peer's credit position less what is
  * reserved (data stops {@code controlReserve + UNSEQUENCED_BUDGET} short of it, control frames
@@ -40,7 +41,6 @@ final class Rail {
     static final int UNSEQUENCED_BUDGET = 4;
     /** A frame this far below the newest one seen, and not seen itself, is lost rather than late. */
     static final int REORDER_THRESHOLD = 3;
-    private static final int MAX_BACKOFF = 6;
 
     private final RailEvents events;
     private final RailsSettings settings;
@@ -63,25 +63,21 @@ final class Rail {
     private final RttEstimator rtt = new RttEstimator();
     private final SendCredit credit = new SendCredit();
     private final UnsequencedBudget unseq = new UnsequencedBudget();
+    private final ProgressWatch watch = new ProgressWatch();
+    private final LossDetector loss;
 
     PeerPool pool;
     State state = State.HANDSHAKE;
 
     private int ackedPosition;
-    private int rtoBackoff;
-    private long lastProgressAt;
-    private int probeBackoff;
-    private long lastProbeAt;
 
     private boolean creditReplyDue;
     private boolean creditLazyDue;
-    private boolean probeDue;
 
     long framesSent;
     long framesReceived;
     long dataFramesSent;
     long dataFramesReceived;
-    long lostFrames;
     long duplicateFrames;
     long failovers;
     long rejoins;
@@ -105,6 +101,7 @@ final class Rail {
         this.byReference = transport.carriesPayloadByReference();
         this.rx = new ReceiveWindow(window);
         this.hello = new Handshake(self, initialEpoch);
+        this.loss = new LossDetector(this, rtt, events);
     }
 
     boolean isUp() {
@@ -164,8 +161,7 @@ final class Rail {
 
     private void raiseCredit(int grant, long now) {
         if (credit.raise(grant)) {
-            lastProgressAt = now;
-            probeBackoff = 0;
+            watch.creditRaised(now);
         }
     }
 
@@ -235,68 +231,14 @@ final class Rail {
             return;
         }
         ackedPosition = position;
-        if (!lossy && seenAll(position - log.low(), map)) {
-            // The common case on a rail that neither loses nor reorders: everything below the position arrived,
-            // settled in one pass over the log.
-            if (log.settleBelow(position) > 0) {
-                events.dataSettled(log.lastSettledBytes());
-                rtt.sample(now - log.lastSettledSentAt());
-                rtoBackoff = 0;
-                lastProgressAt = now;
-            }
-            return;
+        if (loss.onAck(position, map, now)) {
+            watch.progressed(now);
         }
-        boolean settled = false;
-        long newestSentAt = Long.MIN_VALUE;
-        for (int s = log.low(); s - position < 0; s++) {
-            if (!log.isData(s)) {
-                continue;
-            }
-            int k = position - 1 - s;
-            if ((k < 64 && ((map >>> k) & 1) != 0) || (!lossy && k >= 64)) {
-                // Seen by the peer; on a rail that cannot lose, whatever lies below the map arrived too.
-                newestSentAt = log.sentAt(s);
-                long bytes = log.length(s);
-                log.settle(s);
-                events.dataSettled(bytes);
-                settled = true;
-            } else if (lossy && k >= REORDER_THRESHOLD) {
-                lose(s);
-                settled = true;
-            }
-        }
-        if (newestSentAt != Long.MIN_VALUE) {
-            rtt.sample(now - newestSentAt);
-        }
-        if (settled) {
-            rtoBackoff = 0;
-            lastProgressAt = now;
-        }
-    }
-
-    /** True when the map says the peer saw each of the {@code span} sequences below the position it acknowledged. */
-    private static boolean seenAll(int span, long map) {
-        if (span <= 0) {
-            return span == 0;
-        }
-        long need = span >= 64 ? -1L : (1L << span) - 1;
-        return (map & need) == need;
     }
 
     /** The retransmission timeout: see {@link RttEstimator#rto}. */
     long rto() {
         return rtt.rto(settings.retransmitNanos());
-    }
-
-    private void lose(int seq) {
-        lostFrames++;
-        int qpn = log.qpn(seq);
-        int msn = log.msn(seq);
-        int psn = log.psn(seq);
-        long offset = log.offset(seq);
-        int length = log.length(seq);
-        log.settle(seq);
-        events.dataLost(this, qpn, msn, psn, offset, length);
     }
 
     /** A HELLO: agree on an epoch and (re)start the rail, or answer a peer that missed our answer. */
@@ -321,11 +263,9 @@ final class Rail {
         ackedPosition = 0;
         log.reset(peerWindow);
         rx.reset();
-        rtoBackoff = 0;
-        probeBackoff = 0;
-        lastProgressAt = now;
+        loss.reset();
+        watch.restart(now);
         creditLazyDue = false;
-        probeDue = false;
         boolean wasDown = state == State.DOWN;
         state = State.UP;
         if (wasDown) {
@@ -336,11 +276,7 @@ final class Rail {
 
     /** Hands every unsettled data frame and every queued block back to the pool, to go on other rails. */
     private void releaseAll() {
-        for (int s = log.low(); s != log.high(); s++) {
-            if (log.isData(s)) {
-                lose(s);
-            }
-        }
+        loss.loseAll();
         events.released(this);
     }
 
@@ -360,15 +296,15 @@ final class Rail {
             failovers++;
         }
         hello.restart();
-        creditReplyDue = creditLazyDue = probeDue = false;
+        creditReplyDue = creditLazyDue = false;
+        watch.probeDone();
     }
 
     // ---------------------------------------------------------------- timers
 
     /** The engine was not running for {@code gap}: that time does not count as the peer's silence. */
     void paused(long gap) {
-        lastProgressAt += gap;
-        lastProbeAt += gap;
+        watch.paused(gap);
     }
 
     /** Runs what is due and returns when this rail next needs the clock. */
@@ -383,35 +319,21 @@ final class Rail {
         long next = Long.MAX_VALUE;
         long base = rto();
         if (lossy && log.unsettled() > 0) {
-            long rto = base << Math.min(rtoBackoff, MAX_BACKOFF);
-            if (now - log.oldestSentAt() >= rto) {
-                long cutoff = now - rto;
-                for (int q = log.low(); q != log.high() && log.sentAt(q) <= cutoff; q++) {
-                    if (log.isData(q)) {
-                        lose(q);
-                    }
-                }
-                rtoBackoff++;
-                probeDue = true;
+            if (loss.expire(now, base)) {
+                watch.probe();
             }
             if (log.unsettled() > 0) {
-                next = Math.min(next, log.oldestSentAt() + (base << Math.min(rtoBackoff, MAX_BACKOFF)));
+                next = Math.min(next, loss.nextExpiry(base));
             }
         }
         if (lagging()) {
-            if (now - lastProgressAt >= s.railTimeoutNanos()) {
+            if (watch.silent(now, s.railTimeoutNanos())) {
                 // No progress for the rail timeout: fail it over and probe it until it answers.
                 fail(State.DOWN);
                 return now + 1;
             }
-            long due = Math.max(lastProgressAt, lastProbeAt) + (base << Math.min(probeBackoff, MAX_BACKOFF));
-            if (now >= due) {
-                probeDue = true;
-                lastProbeAt = now;
-                probeBackoff++;
-                due = now + (base << Math.min(probeBackoff, MAX_BACKOFF));
-            }
-            next = Math.min(next, Math.min(due, lastProgressAt + s.railTimeoutNanos()));
+            long due = watch.probeDeadline(now, base);
+            next = Math.min(next, Math.min(due, watch.silentAt(s.railTimeoutNanos())));
         }
         if (rx.staleSince() != Long.MAX_VALUE) {
             long due = rx.staleSince() + base;
@@ -476,7 +398,7 @@ final class Rail {
             return false;
         }
         if (wasIdle) {
-            lastProgressAt = now;
+            watch.progressed(now);
         }
         log.recordData(out.localQpn, out.msn, out.psn, out.offset, out.payloadLength, now);
         credit.advance(1);
@@ -514,7 +436,7 @@ final class Rail {
         }
         offered(sent);
         if (wasIdle) {
-            lastProgressAt = now;
+            watch.progressed(now);
         }
         out.frame(0);
         long bytes = log.recordDataRun(out.localQpn, out.msn, out.psn, out.offset, stride, out.total, sent, now);
@@ -542,7 +464,7 @@ final class Rail {
             return false;
         }
         if (wasIdle) {
-            lastProgressAt = now;
+            watch.progressed(now);
             events.armTimer(now + settings.retransmitNanos());
         }
         log.recordControl();
@@ -558,10 +480,10 @@ final class Rail {
         if (state != State.UP || hello.replyDue()) {
             return sendHelloIfDue(out, now);
         }
-        if (!(creditReplyDue || creditLazyDue || probeDue) || !canSendUnsequenced(now)) {
+        if (!(creditReplyDue || creditLazyDue || watch.probeDue()) || !canSendUnsequenced(now)) {
             return 0;
         }
-        boolean probe = probeDue && lagging();
+        boolean probe = watch.probeDue() && lagging();
         out.begin(Opcode.CREDIT, probe ? FrameFlags.ACK_REQUEST : 0, 0);
         out.nextSeq = credit.nextSeq();
         common(out, hello.epoch(), unseq.nextId(), rx.credit());
@@ -570,7 +492,7 @@ final class Rail {
         }
         unseq.creditSent(now);
         creditReplyDue = false;
-        probeDue = false;
+        watch.probeDone();
         return 1;
     }
 
@@ -598,7 +520,7 @@ final class Rail {
 
     /** Any part of the duty cycle wants this rail to send an unsequenced frame now. */
     boolean wantsUnsequenced() {
-        return hello.replyDue() || creditReplyDue || creditLazyDue || probeDue || state == State.HANDSHAKE
+        return hello.replyDue() || creditReplyDue || creditLazyDue || watch.probeDue() || state == State.HANDSHAKE
                 || state == State.DOWN;
     }
 
@@ -632,7 +554,7 @@ final class Rail {
 
     RailStats stats() {
         return new RailStats(number, info.name(), info.linkId(), state.name(), hello.epoch(), credits(),
-                credit.peerWindow(), framesSent, framesReceived, dataFramesSent, dataFramesReceived, lostFrames,
+                credit.peerWindow(), framesSent, framesReceived, dataFramesSent, dataFramesReceived, loss.lostFrames(),
                 duplicateFrames, failovers, rejoins, log.unsettled());
     }
 
