@@ -21,7 +21,9 @@ import java.util.UUID;
  *
  * <p>The engine keeps the duty cycle and its order; the jobs it hands out each have a room of their own: frames
  * that arrive go through {@link FrameDispatch}, data in flight is limited by {@link InflightBudget}, what happens
- * is counted in {@link EngineCounters}, and rails and pools are kept in a {@link RailRegistry}.
+ * is counted in {@link EngineCounters}, and rails and pools are kept in a {@link RailRegistry}. Calls run one way,
+ * from the engine down to its rails: a rail reports back only through {@link RailEvents}, which
+ * {@link RailLifecycle} answers for the engine.
  */
 final class DeviceEngine implements Agent {
     private static final int POLL_LIMIT = 256;
