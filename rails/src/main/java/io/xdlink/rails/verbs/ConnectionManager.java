@@ -49,7 +49,7 @@ final class ConnectionManager {
         connecting.put(connId, qp);
         targets.put(qp, target);
         times.put(qp, new long[] {now + engine.settings.connectTimeoutNanos(), now});
-        PeerPool pool = engine.pool(target.device());
+        PeerPool pool = engine.registry.pool(target.device());
         if (pool != null && pool.hasUpRail()) {
             send(qp, pool, target);
         }
@@ -79,7 +79,7 @@ final class ConnectionManager {
             if (now - t[1] >= retryInterval()) {
                 t[1] = now;
                 ConnectHandle target = targets.get(qp);
-                PeerPool pool = engine.pool(target.device());
+                PeerPool pool = engine.registry.pool(target.device());
                 if (pool != null && pool.hasUpRail()) {
                     send(qp, pool, target);
                 }

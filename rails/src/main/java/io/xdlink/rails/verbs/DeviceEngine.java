@@ -267,18 +267,6 @@ final class DeviceEngine implements Agent {
 
     // ---------------------------------------------------------------- rails and pools
 
-    Rail rail(int number) {
-        return registry.rail(number);
-    }
-
-    PeerPool pool(UUID peer) {
-        return registry.pool(peer);
-    }
-
-    QueuePair qp(int qpn) {
-        return qps.get(qpn);
-    }
-
     /** A transport joins the device: it starts with a HELLO. */
     void addRail(RailTransport transport) {
         int number = registry.freeNumber();

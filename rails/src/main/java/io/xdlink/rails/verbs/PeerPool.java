@@ -79,7 +79,7 @@ final class PeerPool {
         int sent = 0;
         while (sent < burst && rail.canSendData()) {
             if (!retransmit.isEmpty()) {
-                QueuePair qp = engine.qp(retransmit.qpn());
+                QueuePair qp = engine.qps.get(retransmit.qpn());
                 SendRequest w = qp == null || !qp.sender().sendable() ? null : qp.sender().live(retransmit.msn());
                 if (w == null || qp.sender().received(retransmit.psn())) {
                     retransmit.pop();
@@ -340,13 +340,13 @@ final class PeerPool {
     void onAck(FrameView v, long now) {
         engine.counters.ackFramesReceived++;
         for (int i = 0; i < v.ackRailCount(); i++) {
-            Rail r = engine.rail(v.ackRail(i));
+            Rail r = engine.registry.rail(v.ackRail(i));
             if (r != null && r.pool == this) {
                 r.onAckEntry(v.ackRailEpoch(i), v.ackPosition(i), v.ackCredit(i), v.ackMap(i), now);
             }
         }
         for (int j = 0; j < v.ackQpCount(); j++) {
-            QueuePair qp = engine.qp(v.ackQpn(j));
+            QueuePair qp = engine.qps.get(v.ackQpn(j));
             if (qp != null && qp.pool == this) {
                 qp.sender().onAck(v.ackMsn(j), v.ackPsn(j), now);
             }
