@@ -52,7 +52,7 @@ class ReceiveRunTest {
 
     private record Fixture(TwoDevices t, List<InMemoryRailPair> pairs) implements AutoCloseable {
         long runFrames() {
-            return ((DeviceEngine) t.a.agent()).runFrames + ((DeviceEngine) t.b.agent()).runFrames;
+            return ((DeviceEngine) t.a.agent()).counters.runFrames + ((DeviceEngine) t.b.agent()).counters.runFrames;
         }
 
         @Override
