@@ -57,7 +57,8 @@ class ChannelTimelineTest {
                 crc.reset();
                 crc.update(frame.asByteBuffer());
                 long now = clock.now();
-                digest[0] = (digest[0] * 1_000_003 + now) * 1_000_003 + frame.byteSize() * 0x1_0000_0000L + crc.getValue();
+                digest[0] = (digest[0] * 1_000_003 + now) * 1_000_003 + frame.byteSize() * 0x1_0000_0000L
+                        + crc.getValue();
                 frames[0]++;
                 last[0] = now;
             }
@@ -75,7 +76,8 @@ class ChannelTimelineTest {
                 if (kind == 0) {
                     ok = tx.offer(40, (b, at) -> fill(b, at, 40, seq));
                 } else if (kind == 1) {
-                    ok = tx.offer(RailTransport.MAX_FRAME_BYTES, (b, at) -> fill(b, at, RailTransport.MAX_FRAME_BYTES, seq));
+                    int max = RailTransport.MAX_FRAME_BYTES;
+                    ok = tx.offer(max, (b, at) -> fill(b, at, max, seq));
                 } else {
                     int length = 1 + (seq * 97) % 3000;
                     ok = tx.offer(32, (b, at) -> fill(b, at, 32, seq), payloads, (seq * 13L) % 60_000, length);
@@ -117,13 +119,15 @@ class ChannelTimelineTest {
         FaultPlan plan = FaultPlan.NONE.withSeed(11).withLoss(0.02).withReorder(0.03).withDuplicates(0.03)
                 .withCorruption(0.03).withE2eFlowControl(false);
         Timeline t = run(plan, clock);
-        assertThat(t).isEqualTo(new Timeline(-5648654759058952988L, 2039, 1080222, new ChannelStats(3000, 61, 53, 57, 76, 953, 2039)));
+        assertThat(t).isEqualTo(
+                new Timeline(-5648654759058952988L, 2039, 1080222, new ChannelStats(3000, 61, 53, 57, 76, 953, 2039)));
     }
 
     @Test
     void aPacedRailWithEndToEndFlowControl() {
         Timeline t = run(FaultPlan.NONE, clock);
-        assertThat(t).isEqualTo(new Timeline(8592750423617750621L, 3000, 1437706, new ChannelStats(3000, 0, 0, 0, 0, 0, 3000)));
+        assertThat(t).isEqualTo(
+                new Timeline(8592750423617750621L, 3000, 1437706, new ChannelStats(3000, 0, 0, 0, 0, 0, 3000)));
     }
 
     @Test
@@ -131,18 +135,21 @@ class ChannelTimelineTest {
         FaultPlan plan = FaultPlan.NONE.withSeed(12).withLoss(0.02).withReorder(0.03).withDuplicates(0.03)
                 .withCorruption(0.03);
         Timeline t = run(plan, SimClock.unpaced(scheduler));
-        assertThat(t).isEqualTo(new Timeline(2634836607157541472L, 3030, 532000, new ChannelStats(3000, 54, 84, 93, 78, 0, 3030)));
+        assertThat(t).isEqualTo(
+                new Timeline(2634836607157541472L, 3030, 532000, new ChannelStats(3000, 54, 84, 93, 78, 0, 3030)));
     }
 
     @Test
     void anUnpacedRailWithoutEndToEndFlowControl() {
         Timeline t = run(FaultPlan.NONE.withE2eFlowControl(false), SimClock.unpaced(scheduler));
-        assertThat(t).isEqualTo(new Timeline(8406905127668642079L, 366, 0, new ChannelStats(3000, 0, 0, 0, 0, 2634, 366)));
+        assertThat(t).isEqualTo(
+                new Timeline(8406905127668642079L, 366, 0, new ChannelStats(3000, 0, 0, 0, 0, 2634, 366)));
     }
 
     @Test
     void anUnpacedRailWithoutFaults() {
         Timeline t = run(FaultPlan.NONE, SimClock.unpaced(scheduler));
-        assertThat(t).isEqualTo(new Timeline(2385214022853608035L, 3000, 528000, new ChannelStats(3000, 0, 0, 0, 0, 0, 3000)));
+        assertThat(t).isEqualTo(
+                new Timeline(2385214022853608035L, 3000, 528000, new ChannelStats(3000, 0, 0, 0, 0, 0, 3000)));
     }
 }
