@@ -49,9 +49,9 @@ public final class SimRail {
                    Rings ringsA, Rings ringsB, Waker waker, Runnable onReleased) {
         this.name = name;
         boolean lossy = plan.framesCanFail();
-        this.aToB = new FrameChannel(aToB, waker, FrameFaults.of(plan, name + ":a->b"), plan.e2eFlowControl(),
+        this.aToB = FrameChannel.of(aToB, waker, FrameFaults.of(plan, name + ":a->b"), plan.e2eFlowControl(),
                 ringsA.txFrames(), ringsB.rxFrames());
-        this.bToA = new FrameChannel(bToA, waker, FrameFaults.of(plan, name + ":b->a"), plan.e2eFlowControl(),
+        this.bToA = FrameChannel.of(bToA, waker, FrameFaults.of(plan, name + ":b->a"), plan.e2eFlowControl(),
                 ringsB.txFrames(), ringsA.rxFrames());
         AtomicInteger open = new AtomicInteger(2);
         Runnable closed = () -> {
