@@ -17,12 +17,10 @@ import java.util.function.Supplier;
  */
 final class BenchClient extends BenchSide {
     private final BenchSettings s;
-    private final PrintWriter err;
 
     BenchClient(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out, PrintWriter err) {
-        super(fabric, rails, out);
+        super(fabric, rails, out, err);
         this.s = s;
-        this.err = err;
     }
 
     /** Runs against the server at {@code host:port}; returns the rows and, with a raw baseline, its rows after. */
@@ -58,6 +56,7 @@ final class BenchClient extends BenchSide {
         Supplier<String> gone = lostPeer("server", handle::device);
         rv.watch(gone);
         ep.watch(gone);
+        awaitEveryCable(ep, handle.device(), s.timeout());
         dev.away(() -> rv.barrier("connected"));
         banner(s, ep, handle.device());
         // Named while the rails are up: once the run is done the server closes its side and they go.

@@ -67,7 +67,7 @@ final class BenchMain {
 
     private static void server(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out,
                                PrintWriter stdout, PrintWriter err, List<BenchReport> compare) {
-        BenchServer server = new BenchServer(s, fabric, rails, out);
+        BenchServer server = new BenchServer(s, fabric, rails, out, err);
         BenchServer.Prepared prepared = server.prepare();
         List<BenchResult> rows;
         // Said once the port is bound, so a client started on seeing it is never refused.
@@ -101,7 +101,7 @@ final class BenchMain {
         UUID peer = awaitPeer(fabric, s.timeout());
         Fabric far = fabric.far(peer).orElseThrow(
                 () -> new BenchException("the fabric offers no far side for peer " + peer + "; is loopback on?"));
-        BenchServer server = new BenchServer(serverTemplate, far, rails, serverOut);
+        BenchServer server = new BenchServer(serverTemplate, far, rails, serverOut, err);
         BenchServer.Prepared prepared = server.prepare();
         CompletableFuture<Integer> port = new CompletableFuture<>();
         AtomicReference<RuntimeException> serverFailure = new AtomicReference<>();

@@ -24,8 +24,8 @@ import static io.xdlink.cli.bench.RendezvousRecords.abbreviate;
 final class BenchServer extends BenchSide {
     private final BenchSettings template;
 
-    BenchServer(BenchSettings template, Fabric fabric, RailsSettings rails, PrintWriter out) {
-        super(fabric, rails, out);
+    BenchServer(BenchSettings template, Fabric fabric, RailsSettings rails, PrintWriter out, PrintWriter err) {
+        super(fabric, rails, out, err);
         this.template = template;
     }
 
@@ -94,6 +94,7 @@ final class BenchServer extends BenchSide {
         Supplier<String> gone = lostPeer("client", ep.qps().getFirst()::peerDevice);
         rv.watch(gone);
         ep.watch(gone);
+        awaitEveryCable(ep, ep.qps().getFirst().peerDevice(), s.timeout());
         dev.away(() -> rv.barrier("connected"));
         banner(s, ep, ep.qps().getFirst().peerDevice());
         BenchOutput o = new BenchOutput(out, s);

@@ -1,12 +1,16 @@
 package io.xdlink.cli.bench;
 
 import io.xdlink.rails.Fabric;
+import io.xdlink.rails.LinkInfo;
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.verbs.Device;
 import io.xdlink.rails.verbs.DeviceConfig;
+import io.xdlink.rails.verbs.RailStats;
 
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -16,11 +20,67 @@ abstract class BenchSide {
     protected final Fabric fabric;
     protected final RailsSettings rails;
     protected final PrintWriter out;
+    protected final PrintWriter err;
+    /** The longest a side waits, once connected, for a rail on every cable to the peer before it runs on fewer. */
+    static final Duration RAIL_WAIT = Duration.ofSeconds(5);
 
-    BenchSide(Fabric fabric, RailsSettings rails, PrintWriter out) {
+    BenchSide(Fabric fabric, RailsSettings rails, PrintWriter out, PrintWriter err) {
         this.fabric = fabric;
         this.rails = rails;
         this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * Waits, at most {@link #RAIL_WAIT} (or the run's timeout, if shorter), until the device has an open rail on every
+     * cable the fabric lists to {@code peer}, then says on the error stream which cables it runs without, if any.
+     * Rails open in the background, one scan after another, and a cable whose address is still being set up (an
+     * IPv6 link-local address under duplicate address detection, a link that came up late) gets its rail a scan or
+     * more after the first: a run that started on the first rail alone would measure, and print, one cable where the
+     * user has two. The engine keeps running meanwhile ({@link BenchDevice#away}).
+     */
+    protected void awaitEveryCable(BenchEndpoint ep, UUID peer, Duration timeout) {
+        Duration limit = timeout.compareTo(RAIL_WAIT) < 0 ? timeout : RAIL_WAIT;
+        List<String> missing = ep.bench().away(() -> awaitNone(
+                () -> cablesWithoutRail(fabric.peers(), peer, ep.device().stats().rails()), limit));
+        if (!missing.isEmpty()) {
+            err.println("xdlink: warning: no rail on cable " + String.join(", ", missing) + " after "
+                    + Rendezvous.seconds(limit) + "; running on the rails that are up");
+            err.flush();
+        }
+    }
+
+    /** Asks {@code missing} every 20 ms until it is empty or {@code limit} has passed; returns its last answer. */
+    static List<String> awaitNone(Supplier<List<String>> missing, Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            List<String> now = missing.get();
+            if (now.isEmpty() || System.nanoTime() - deadline > 0) {
+                return now;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return now;
+            }
+        }
+    }
+
+    /** {@code peer}'s cables among {@code peers} that no rail of {@code rails} in state UP runs on. */
+    static List<String> cablesWithoutRail(List<PeerInfo> peers, UUID peer, List<RailStats> rails) {
+        List<String> without = new ArrayList<>();
+        for (PeerInfo p : peers) {
+            if (!p.domain().equals(peer)) {
+                continue;
+            }
+            for (LinkInfo l : p.links()) {
+                if (rails.stream().noneMatch(r -> "UP".equals(r.state()) && l.id().equals(r.linkId()))) {
+                    without.add(l.id());
+                }
+            }
+        }
+        return without;
     }
 
     /**
