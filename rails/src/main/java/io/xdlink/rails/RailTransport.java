@@ -84,7 +84,8 @@ public interface RailTransport extends AutoCloseable {
      * Called once by the progress engine that owns this rail, before it polls: the transport calls {@code wake}
      * whenever frames arrive (or room frees after a refused offer), from any thread, so an engine whose thread
      * parked when idle resumes at once instead of when its park runs out. {@code wake} is cheap and may be called
-     * often. A transport that never calls it leaves the engine to find frames on its next duty cycle.
+     * often. Every transport calls it (the conformance suite checks): an engine left to find frames on its next
+     * duty cycle would answer a round trip only when its park runs out.
      */
     void onArrival(Runnable wake);
 

@@ -427,8 +427,8 @@ public abstract class RailTransportConformance extends SeededConformance {
      */
     private final class Frames implements RailTransport.FrameRun {
         final byte[][] heads;
-        final long[] offsets;
-        final int[] lengths;
+        /** Where each frame's payload starts; the last entry is where the last one ends. */
+        final long[] bounds;
         final MemorySegment payload;
         int stopAt = Integer.MAX_VALUE;
         private int first;
@@ -436,21 +436,19 @@ public abstract class RailTransportConformance extends SeededConformance {
 
         Frames(int count) {
             heads = new byte[count][];
-            offsets = new long[count];
-            lengths = new int[count];
-            long at = 0;
+            bounds = new long[count + 1];
             for (int i = 0; i < count; i++) {
-                lengths[i] = switch (random.nextInt(4)) {
+                int length = switch (random.nextInt(4)) {
                     case 0 -> 1;
                     case 1 -> MAX - HEAD;
                     default -> 1 + random.nextInt(MAX - HEAD);
                 };
-                offsets[i] = at;
-                at += lengths[i];
+                bounds[i + 1] = bounds[i] + length;
                 heads[i] = randomFrame(HEAD);
                 // The frame's own length field: what a stream carrying runs splits their payloads by.
-                MemorySegment.ofArray(heads[i]).set(U16, FrameLayout.OFF_LENGTH, (short) lengths[i]);
+                MemorySegment.ofArray(heads[i]).set(U16, FrameLayout.OFF_LENGTH, (short) length);
             }
+            long at = bounds[count];
             // Memory the garbage collector frees: a transport may still hold a lost frame's payload after the test.
             payload = Arena.ofAuto().allocate(Math.max(1, at));
             for (long k = 0; k < at; k++) {
@@ -461,11 +459,21 @@ public abstract class RailTransportConformance extends SeededConformance {
         /** Frame {@code i} whole, as the receiver must see it: header, payload, trailer. */
         byte[] whole(int i) {
             int header = HEAD - FrameLayout.TRAILER_BYTES;
-            MemorySegment f = MemorySegment.ofArray(new byte[HEAD + lengths[i]]);
+            int length = (int) (bounds[i + 1] - bounds[i]);
+            MemorySegment f = MemorySegment.ofArray(new byte[HEAD + length]);
             MemorySegment.copy(MemorySegment.ofArray(heads[i]), 0, f, 0, header);
-            MemorySegment.copy(payload, offsets[i], f, header, lengths[i]);
-            MemorySegment.copy(MemorySegment.ofArray(heads[i]), header, f, header + lengths[i], FrameLayout.TRAILER_BYTES);
+            MemorySegment.copy(payload, bounds[i], f, header, length);
+            MemorySegment.copy(MemorySegment.ofArray(heads[i]), header, f, header + length, FrameLayout.TRAILER_BYTES);
             return f.toArray(ValueLayout.JAVA_BYTE);
+        }
+
+        /** Every frame whole, in order. */
+        List<byte[]> all() {
+            List<byte[]> all = new ArrayList<>();
+            for (int i = 0; i < heads.length; i++) {
+                all.add(whole(i));
+            }
+            return all;
         }
 
         /** This run, starting at frame {@code i}. */
@@ -483,12 +491,12 @@ public abstract class RailTransportConformance extends SeededConformance {
 
         @Override
         public long payloadOffset() {
-            return offsets[current];
+            return bounds[current];
         }
 
         @Override
         public int payloadLength() {
-            return lengths[current];
+            return (int) (bounds[current + 1] - bounds[current]);
         }
 
         @Override
@@ -564,12 +572,14 @@ public abstract class RailTransportConformance extends SeededConformance {
     void runsOfDataFramesArriveAsTheFramesTheyStandFor() throws Exception {
         Ends e = ends();
         Frames frames = new Frames(600);
-        List<byte[]> sent = new ArrayList<>();
-        for (int i = 0; i < 600; i++) {
-            sent.add(frames.whole(i));
-        }
         List<byte[]> received = new ArrayList<>();
         offerRuns(e, frames, 0, 600, received);
+        assertRunsArrived(e, frames, received);
+    }
+
+    /** Waits, polling in place, until every frame of {@code frames} has arrived, then checks what did. */
+    private void assertRunsArrived(Ends e, Frames frames, List<byte[]> received) {
+        List<byte[]> sent = frames.all();
         InPlace inPlace = new InPlace(received);
         Arrived arrived = new Arrived(e.b(), sent.size());
         await(sent.size() + " frames of runs to arrive", () -> {
@@ -604,18 +614,7 @@ public abstract class RailTransportConformance extends SeededConformance {
         frames.stopAt = Integer.MAX_VALUE;
         List<byte[]> received = new ArrayList<>();
         offerRuns(e, frames, taken[0], 40, received);
-        List<byte[]> sent = new ArrayList<>();
-        for (int i = 0; i < 40; i++) {
-            sent.add(frames.whole(i));
-        }
-        InPlace inPlace = new InPlace(received);
-        Arrived arrived = new Arrived(e.b(), sent.size());
-        await(sent.size() + " frames to arrive", () -> {
-            e.a().flush();
-            e.b().poll(inPlace, 1024);
-            return arrived.all(received.size());
-        });
-        assertArrivals(e.b(), sent, received);
+        assertRunsArrived(e, frames, received);
     }
 
     /**
