@@ -61,17 +61,16 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
 
     @Override
     public void onFrame(MemorySegment frame) {
-        onFrame(frame, 0, frame.byteSize());
-    }
-
-    @Override
-    public void onFrame(MemorySegment buffer, long offset, int length) {
-        onFrame(buffer, offset, (long) length);
+        whole(frame, 0, frame.byteSize());
     }
 
     @Override
     public void onFrame(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
                         long payloadOffset, int payloadLength) {
+        if (payload == null) {
+            whole(head, headOffset, headLength);
+            return;
+        }
         Rail rail = current;
         try {
             if (run.take(rail, head, headOffset, headLength, payload, payloadOffset, payloadLength, now)) {
@@ -124,7 +123,7 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
         }
     }
 
-    private void onFrame(MemorySegment buffer, long offset, long length) {
+    private void whole(MemorySegment buffer, long offset, long length) {
         Rail rail = current;
         run.end();
         try {

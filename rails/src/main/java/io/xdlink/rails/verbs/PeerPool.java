@@ -185,7 +185,7 @@ final class PeerPool {
                 break;
             }
             long queued = engine.budget.queuedFrames();
-            if (rail.byReference && w.local != null) {
+            if (w.local != null) {
                 // Every limit counted out at once: the frames they allow go to the transport in one offer.
                 int count = (int) Math.min(Math.min(Math.min(max - sent, b.remaining()), rail.dataRoom()),
                         Math.min(sender.windowRoom(w, psn), engine.budget.room(w.payload)));

@@ -53,8 +53,6 @@ final class Rail {
     final boolean lossy;
     /** Whether frames received on this rail have their CRC checked (not on a transport that delivers intact). */
     final boolean checksCrc;
-    /** The transport carries payloads by reference: data frames are offered in two parts, payload uncopied. */
-    final boolean byReference;
     final RailSendLog log = new RailSendLog();
     final ArrayDeque<Block> blocks = new ArrayDeque<>();
     long queuedBytes;
@@ -97,8 +95,7 @@ final class Rail {
         this.lossy = info.lossy();
         // A transport that hands frames over intact cannot have damaged one: recomputing each frame's CRC would
         // only cost time, unless the CRC was asked for in full.
-        this.checksCrc = !transport.deliversIntact() || "full".equals(s.frameCrc());
-        this.byReference = transport.carriesPayloadByReference();
+        this.checksCrc = !info.intact() || "full".equals(s.frameCrc());
         this.rx = new ReceiveWindow(window);
         this.hello = new Handshake(self, initialEpoch);
         this.loss = new LossDetector(this, rtt, events);
@@ -362,9 +359,10 @@ final class Rail {
     private boolean offer(FrameOut out, long now) {
         boolean ok;
         try {
-            if (byReference && out.op.isData() && out.payloadLength > 0 && out.source != null) {
-                out.split = true;
-                ok = transport.offer(out.headLength(), out, out.source, out.sourceOffset, out.payloadLength);
+            if (out.op.isData() && out.payloadLength > 0 && out.source != null) {
+                // A data frame with a payload in registered memory: a run of one, on the transport's one fast path.
+                out.beginOne();
+                ok = transport.offerRun(out.headLength(), out, out.source, 1) == 1;
             } else {
                 ok = transport.offer(out.length(), out);
             }
@@ -411,7 +409,7 @@ final class Rail {
      * Sends up to {@code count} data frames of one request as a run, in one offer to the transport: frame 0 is the
      * one {@code out} describes (as for {@link #sendData}), the others follow it {@code stride} payload bytes apart,
      * and frame {@code ackAt} asks for an acknowledgement. Each frame is booked as {@link #sendData} books one. The
-     * caller checked {@link #dataRoom()} and that this rail carries payloads by reference; {@code out} is left
+     * caller checked {@link #dataRoom()} and that the request's payload is in registered memory; {@code out} is left
      * describing the last frame sent.
      *
      * @return frames sent

@@ -34,19 +34,8 @@ class ReceiveRunTest {
         }
 
         @Override
-        public boolean offer(int headLength, FrameWriter writer, MemorySegment payload, long payloadOffset,
-                             int payloadLength) {
-            return inner.offer(headLength, writer, payload, payloadOffset, payloadLength);
-        }
-
-        @Override
-        public boolean carriesPayloadByReference() {
-            return inner.carriesPayloadByReference();
-        }
-
-        @Override
-        public boolean deliversIntact() {
-            return true;
+        public RailInfo info() {
+            return inner.info().withIntact(true);
         }
     }
 
