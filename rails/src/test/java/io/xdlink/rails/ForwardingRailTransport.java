@@ -19,13 +19,13 @@ public abstract class ForwardingRailTransport implements RailTransport {
     }
 
     @Override
-    public boolean offer(int length, FrameWriter writer) {
-        return inner.offer(length, writer);
+    public boolean offer(MemorySegment frame) {
+        return inner.offer(frame);
     }
 
     @Override
-    public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
-        return inner.offerRun(headLength, run, payload, count);
+    public boolean offer(int length, FrameWriter writer) {
+        return inner.offer(length, writer);
     }
 
     @Override

@@ -74,7 +74,7 @@ final class QpSender {
     }
 
     private void plan(SendRequest w) {
-        engine.budget.queued(w.frames);
+        engine.queued(w.frames);
         qp.pool.plan(w);
     }
 

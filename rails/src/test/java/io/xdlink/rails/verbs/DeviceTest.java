@@ -246,9 +246,9 @@ class DeviceTest {
         }
 
         @Override
-        public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
+        public boolean offer(MemorySegment frame) {
             check();
-            return super.offerRun(headLength, run, payload, count);
+            return super.offer(frame);
         }
 
         @Override
