@@ -19,9 +19,9 @@ import java.util.function.LongSupplier;
  * passes with the turn's lock. {@link #NONE} is the turn of a device with a progress thread of its own (the
  * simulator's), where stepping does nothing.
  */
-public final class EngineTurn implements AutoCloseable {
+final class EngineTurn implements AutoCloseable {
     /** For devices whose engine runs on its own progress thread: {@link #step} does nothing. */
-    public static final EngineTurn NONE = new EngineTurn();
+    static final EngineTurn NONE = new EngineTurn();
 
     private final Agent agent;
     private final LongSupplier clock;
@@ -49,7 +49,7 @@ public final class EngineTurn implements AutoCloseable {
      * on a thread already inside a duty cycle (a completion it produced drained an end, whose poll steps again):
      * a duty cycle never runs inside another.
      */
-    public void step() {
+    void step() {
         if (agent == null || closed || turn.isHeldByCurrentThread() || !turn.tryLock()) {
             return;
         }

@@ -1,9 +1,11 @@
 package io.xdlink.ccl;
 
+import io.xdlink.ccl.engine.Connection;
+import io.xdlink.ccl.engine.Device;
 import io.xdlink.ccl.engine.EngineRequest;
 import io.xdlink.ccl.engine.RecvEndpoint;
+import io.xdlink.ccl.engine.RegisteredMemory;
 import io.xdlink.ccl.engine.SendEndpoint;
-import io.xdlink.rails.verbs.MemoryRegion;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -22,8 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class XdlinkNet implements CclNet {
 
     /** A device and what it tells the host. */
-    record DeviceEntry(PeerDevice device, DeviceProperties properties) {
-        DeviceEntry {
+    public record DeviceEntry(Device device, DeviceProperties properties) {
+        public DeviceEntry {
             Objects.requireNonNull(device, "device");
             Objects.requireNonNull(properties, "properties");
         }
@@ -46,7 +48,7 @@ public final class XdlinkNet implements CclNet {
      *
      * @param owned closed after the devices (the fabric they run over), or null
      */
-    XdlinkNet(List<DeviceEntry> devices, CclLog log, AutoCloseable owned) {
+    public XdlinkNet(List<DeviceEntry> devices, CclLog log, AutoCloseable owned) {
         this.devices = List.copyOf(devices);
         this.log = Objects.requireNonNull(log, "log");
         this.owned = owned;
@@ -74,16 +76,16 @@ public final class XdlinkNet implements CclNet {
         }
     }
 
-    private record Pending(Context ctx, int dev, PeerDevice.Dialing connection) {
+    private record Pending(Context ctx, int dev, Device.PendingConnection connection) {
     }
 
     private static final class Listen implements ListenComm {
         final Context ctx;
         final int dev;
-        final PeerDevice.Listening listener;
+        final Device.Listener listener;
         final byte[] handle;
 
-        Listen(Context ctx, int dev, PeerDevice.Listening listener, byte[] handle) {
+        Listen(Context ctx, int dev, Device.Listener listener, byte[] handle) {
             this.ctx = ctx;
             this.dev = dev;
             this.listener = listener;
@@ -101,7 +103,7 @@ public final class XdlinkNet implements CclNet {
         }
     }
 
-    private record Memory(Comm owner, MemorySegment region, MemoryRegion registered) implements MemoryHandle {
+    private record Memory(Comm owner, MemorySegment region, RegisteredMemory registered) implements MemoryHandle {
     }
 
     @Override
@@ -126,10 +128,10 @@ public final class XdlinkNet implements CclNet {
     @Override
     public ListenComm listen(CclContext ctx, int dev) throws CclException {
         Context c = context(ctx);
-        PeerDevice.Listening listener = entry(dev).device().listen();
+        Device.Listener listener = entry(dev).device().listen();
         byte[] handle;
         try {
-            handle = new ListenHandle(listener.address(), 0).encode();
+            handle = new ConnectHandle(listener.address(), 0).encode();
         } catch (IllegalArgumentException e) {
             listener.close();
             throw CclException.internal("device " + dev + " listener: " + e.getMessage());
@@ -142,8 +144,8 @@ public final class XdlinkNet implements CclNet {
     @Override
     public SendComm connect(CclContext ctx, int dev, int trafficClass, byte[] handle) throws CclException {
         Context c = context(ctx);
-        PeerDevice device = entry(dev).device();
-        ListenHandle h = ListenHandle.decode(handle);
+        Device device = entry(dev).device();
+        ConnectHandle h = ConnectHandle.decode(handle);
         Pending p;
         long id = h.pendingId();
         if (id == 0) {
@@ -151,7 +153,7 @@ public final class XdlinkNet implements CclNet {
             p = new Pending(c, dev, device.connect(h.address()));
             pending.put(id, p);
             c.open.add(p);
-            ListenHandle.storePending(handle, id);
+            ConnectHandle.storePending(handle, id);
         } else {
             p = pending.get(id);
             if (p == null || p.ctx() != c || p.dev() != dev) {
@@ -159,17 +161,18 @@ public final class XdlinkNet implements CclNet {
                         + ", which is not pending for this context and device " + dev);
             }
         }
-        SendEndpoint send;
+        Connection connection;
         try {
-            send = p.connection().poll();
+            connection = p.connection().poll();
         } catch (CclException e) {
             forget(id, p);
             throw e;
         }
-        if (send == null) {
+        if (connection == null) {
             return null;
         }
         forget(id, p);
+        SendEndpoint send = new SendEndpoint(dev, connection);
         c.open.add(send);
         return send;
     }
@@ -183,10 +186,11 @@ public final class XdlinkNet implements CclNet {
     @Override
     public RecvComm accept(ListenComm listen) throws CclException {
         Listen l = listenOf(listen);
-        RecvEndpoint recv = l.listener.accept();
-        if (recv == null) {
+        Connection connection = l.listener.accept();
+        if (connection == null) {
             return null;
         }
+        RecvEndpoint recv = new RecvEndpoint(l.dev, connection);
         l.ctx.open.add(recv);
         return recv;
     }
@@ -203,7 +207,7 @@ public final class XdlinkNet implements CclNet {
             throw new CclException(CclResult.INVALID_ARGUMENT, "regMr of memory confined to one thread: the device's "
                     + "progress engine reads and writes it from its own thread (use a shared, auto or global arena)");
         }
-        MemoryRegion registered = switch (comm) {
+        RegisteredMemory registered = switch (comm) {
             case SendEndpoint s -> s.register(region);
             case RecvEndpoint r -> r.register(region);
             default -> throw CclException.internal("regMr on a comm xdlink did not make");
@@ -217,7 +221,7 @@ public final class XdlinkNet implements CclNet {
         if (comm != m.owner()) {
             throw CclException.internal("deregMr through a comm other than the one the memory was registered on");
         }
-        m.registered().deregister();
+        m.registered().close();
     }
 
     @Override
@@ -238,7 +242,7 @@ public final class XdlinkNet implements CclNet {
         if (!(comm instanceof RecvEndpoint recv)) {
             throw CclException.internal("irecv on a receive comm xdlink did not make");
         }
-        MemoryRegion[] registered = new MemoryRegion[handles.length];
+        RegisteredMemory[] registered = new RegisteredMemory[handles.length];
         for (int i = 0; i < handles.length; i++) {
             registered[i] = memoryOf(comm, handles[i]).registered();
         }
@@ -334,6 +338,9 @@ public final class XdlinkNet implements CclNet {
             closeAll(c);
         }
         contexts.clear();
+        for (DeviceEntry d : devices) {
+            d.device().close();
+        }
         if (owned != null) {
             try {
                 owned.close();

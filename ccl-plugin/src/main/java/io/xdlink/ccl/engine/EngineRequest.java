@@ -14,36 +14,21 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * mostly meets: then the answer is "not done" without the end's lock. A native mirror that reports the request done
  * to its host by itself says so through {@link #reportableAt}; the request then counts as tested and released.
  */
-public abstract sealed class EngineRequest implements Request permits IsendRequest, IrecvRequest {
+public abstract sealed class EngineRequest implements Request permits SendRequest, RecvRequest {
     private static final VarHandle WORD = JAVA_LONG.varHandle();
     private volatile boolean finished;
-    private volatile FinishListener onFinish;
+    private volatile Runnable onFinish;
     /** Where a native mirror says it reported this request done by itself, and the word that says so. */
     private volatile MemorySegment reportWord;
     private long reportOffset;
     private long reportedValue;
     private volatile boolean reported;
-    /** The end this request belongs to. */
-    final Endpoint endpoint;
-    /** Why the request failed, or null; guarded by its end's lock. */
-    String error;
-    /** True once a test reported it done or failed; guarded by its end's lock. */
-    boolean released;
-
-    EngineRequest(Endpoint endpoint) {
-        this.endpoint = endpoint;
-    }
 
     /**
      * True once done, with the bytes moved in {@code sizes} (may be null); a done request is released and a
      * second test of it is the caller's error.
      */
-    public final boolean test(long[] sizes) throws CclException {
-        return !surelyPending() && endpoint.test(this, sizes);
-    }
-
-    /** True once every byte of the request moved; guarded by its end's lock. */
-    abstract boolean done();
+    public abstract boolean test(long[] sizes) throws CclException;
 
     /** How many sizes a done test reports: 1 for a send, the buffer count for a receive. */
     public abstract int sizeCount();
@@ -52,14 +37,10 @@ public abstract sealed class EngineRequest implements Request permits IsendReque
     public abstract long size(int i);
 
     /** True when the request finished with an error; read under its end's lock, as by an {@link #onFinish} listener. */
-    public final boolean failed() {
-        return error != null;
-    }
+    public abstract boolean failed();
 
     /** The attention of the end this request belongs to. */
-    public final Attention attention() {
-        return endpoint.attention;
-    }
+    public abstract Attention attention();
 
     /** True once the request is done or failed (it may not have been reported by a test yet). */
     public final boolean finished() {
@@ -71,21 +52,15 @@ public abstract sealed class EngineRequest implements Request permits IsendReque
         return !finished && attention().quiet();
     }
 
-    /** What runs when a request finishes; one listener serves every request, so publishing one allocates nothing. */
-    @FunctionalInterface
-    public interface FinishListener {
-        void finished(EngineRequest request);
-    }
-
     /**
      * Runs {@code listener} when the request finishes (done or failed), under its end's lock, or at once if it has
      * already; set while the request finishes, it may run twice, so it must be idempotent. For a native mirror of
      * the request's state; it must be quick and must not throw.
      */
-    public final void onFinish(FinishListener listener) {
+    public final void onFinish(Runnable listener) {
         onFinish = listener;
         if (finished) {
-            listener.finished(this);
+            listener.run();
         }
     }
 
@@ -98,21 +73,6 @@ public abstract sealed class EngineRequest implements Request permits IsendReque
         this.reportOffset = offset;
         this.reportedValue = reportedValue;
         this.reportWord = segment;
-    }
-
-    /** The segment of the word {@link #reportableAt} named, or null. */
-    public final MemorySegment reportWord() {
-        return reportWord;
-    }
-
-    /** The offset of that word. */
-    public final long reportOffset() {
-        return reportOffset;
-    }
-
-    /** The value that word holds once the mirror reported the request done. */
-    public final long reportedValue() {
-        return reportedValue;
     }
 
     /**
@@ -138,9 +98,9 @@ public abstract sealed class EngineRequest implements Request permits IsendReque
             return;
         }
         finished = true;
-        FinishListener l = onFinish;
+        Runnable l = onFinish;
         if (l != null) {
-            l.finished(this);
+            l.run();
         }
     }
 }
