@@ -41,8 +41,11 @@ abstract class BenchSide {
      */
     protected void awaitEveryCable(BenchEndpoint ep, UUID peer, Duration timeout) {
         Duration limit = timeout.compareTo(RAIL_WAIT) < 0 ? timeout : RAIL_WAIT;
+        // The cables are read once: on a real host each read of the peers is a read of sysfs, and the device's own
+        // rail scanner already re-reads it to open rails on links that appear later.
+        List<PeerInfo> peers = fabric.peers();
         List<String> missing = ep.bench().away(() -> awaitNone(
-                () -> cablesWithoutRail(fabric.peers(), peer, ep.device().stats().rails()), limit));
+                () -> cablesWithoutRail(peers, peer, ep.device().stats().rails()), limit));
         if (!missing.isEmpty()) {
             err.println("xdlink: warning: no rail on cable " + String.join(", ", missing) + " after "
                     + Rendezvous.seconds(limit) + "; running on the rails that are up");
