@@ -1,146 +1,114 @@
 package io.xdlink.rails;
 
+import io.xdlink.rails.frame.FrameLayout;
+
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
- * Moves frames for one rail: the simulator's frames over a simulated cable, or one TCP connection bound to a local
- * interface on a real host. The progress engine that owns the rail is the only thread that calls it.
+ * Moves frames for one rail: the simulator's frames over a simulated cable, one TCP connection bound to a local
+ * interface on a real host, or an in-memory pair in tests. The progress engine that owns the rail is the only thread
+ * that calls it.
  *
- * <p>Neither direction blocks. {@link #offer} refuses a frame when the transport has no room (the engine keeps it and
+ * <p>Neither direction blocks. An offer refuses a frame when the transport has no room (the engine keeps it and
  * tries again); {@link #poll} hands over what has arrived. A transport that is {@link RailInfo#lossy() lossy} may
  * lose, and the simulator with faults may also reorder, duplicate or corrupt, frames: the protocol above recovers.
+ *
+ * <p>Why it has this shape. The engine sends two kinds of frame and the interface has one way for each:
+ * <ul>
+ *   <li>{@link #offer(int, FrameWriter)}: a frame the engine builds in place, straight into the transport's ring
+ *       slot or send buffer (control frames, acknowledgements, and a data frame with no payload);</li>
+ *   <li>{@link #offerRun}: data frames whose payload sits in registered memory, one or many of one request. Every
+ *       transport takes them, each in its own best way: the simulator and an in-memory pair keep the payload where
+ *       it is and hand the receiver a reference, TCP puts the heads in its batch and writes the payloads from
+ *       registered memory in the same gathering write, and a transport that must copy (TCP with
+ *       {@code tcp_payload_by_reference=0}, a copying in-memory pair, a test's wrapper) lays each frame out whole
+ *       itself ({@link WholeFrame}). So the engine never asks what a transport can do: the fast path is the only
+ *       path, and there is no capability flag to get wrong.</li>
+ * </ul>
+ * What arrives comes to one callback, {@link FrameReceiver#onFrame(MemorySegment, long, int, MemorySegment, long,
+ * int)}: the frame in place, whole or (from a transport that kept the payload by reference) in two parts.
+ * The one fact about a transport the engine needs to skip work, whether frames arrive intact so their CRC need not
+ * be recomputed, is a property of the rail ({@link RailInfo#intact()}), not a method.
  */
 public interface RailTransport extends AutoCloseable {
 
     /** Largest frame a rail carries, header included, like a USB4 DMA frame. */
     int MAX_FRAME_BYTES = 4096;
 
-    /** Which link this rail runs over, what that link negotiated, and whether frames can be lost. */
+    /** Which link this rail runs over, what that link negotiated, and what may happen to frames on it. */
     RailInfo info();
 
     /**
-     * Offers one frame of at most {@link #MAX_FRAME_BYTES}; its bytes are copied before return.
+     * Offers one frame of {@code length} bytes that {@code writer} writes in place, straight into the transport's
+     * ring slot or send buffer, so the engine builds each frame exactly once. The writer must write exactly
+     * {@code length} bytes starting at the offset it is given and have no other effect: a transport may call it and
+     * still refuse the frame (then nothing was sent).
      *
      * @return false when the transport cannot take it now; nothing was sent
-     * @throws RailClosedException when the rail is closed or failed (peer gone, cable pulled)
+     * @throws IllegalArgumentException when {@code length} is not 1..{@link #MAX_FRAME_BYTES}
+     * @throws RailClosedException      when the rail is closed or failed (peer gone, cable pulled)
      */
-    boolean offer(MemorySegment frame);
+    boolean offer(int length, FrameWriter writer);
 
     /**
-     * Hands up to {@code limit} received frames to {@code receiver}, in arrival order. Each segment is valid only
-     * during its callback.
+     * Offers up to {@code count} data frames of one run, each in two parts: frame {@code i} is the head
+     * ({@code headLength} bytes: the frame's header followed by its 4-byte trailer) that {@code run} writes after
+     * {@link FrameRun#frame(int) frame(i)}, and {@link FrameRun#payloadLength()} bytes (at least one) of
+     * {@code payload} from {@link FrameRun#payloadOffset()}. On the wire each frame is header, payload, trailer. A
+     * single data frame is a run of one. The payload's memory stays the sender's and untouched until the frame is
+     * read, as RDMA requires of a source buffer until its request completes; a transport that carries it by
+     * reference hands the receiver the head and that memory, any other copies it. Frames go in order and the first
+     * one refused (or that {@code run} stops before) ends the run.
+     *
+     * @return how many frames, from the first, were sent (0 when the transport cannot take any now)
+     * @throws IllegalArgumentException when {@code headLength} or a frame's length is out of range
+     * @throws RailClosedException      when the rail is closed or failed; frames offered before it may have been sent
+     */
+    int offerRun(int headLength, FrameRun run, MemorySegment payload, int count);
+
+    /**
+     * Hands up to {@code limit} received frames to {@code receiver}, in arrival order, each through
+     * {@link FrameReceiver#onFrame(MemorySegment, long, int, MemorySegment, long, int)}. Each frame's memory is
+     * valid only during its callback.
      *
      * @return how many frames were handed over
      * @throws RailClosedException when the rail is closed or failed and nothing more will arrive
      */
     int poll(FrameReceiver receiver, int limit);
 
-    /**
-     * Offers one frame of {@code length} bytes that {@code writer} writes in place, straight into the transport's
-     * ring slot or send buffer, so the engine builds each frame exactly once. The writer must write exactly
-     * {@code length} bytes starting at the offset it is given and have no other effect: a transport may call it and
-     * still refuse the frame (then nothing was sent). Transports that can write in place override this; the
-     * default builds the frame in a per-thread scratch buffer and hands it to {@link #offer(MemorySegment)}.
-     *
-     * @return false when the transport cannot take it now; nothing was sent
-     * @throws IllegalArgumentException when {@code length} is not 1..{@link #MAX_FRAME_BYTES}
-     * @throws RailClosedException      when the rail is closed or failed
-     */
-    default boolean offer(int length, FrameWriter writer) {
-        if (length < 1 || length > MAX_FRAME_BYTES) {
-            throw new IllegalArgumentException(info().name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not "
-                    + length);
-        }
-        MemorySegment scratch = Scratch.frame();
-        writer.write(scratch, 0);
-        return offer(scratch.asSlice(0, length));
-    }
-
-    /**
-     * Whether this transport carries a data frame's payload by reference ({@link #offer(int, FrameWriter,
-     * MemorySegment, long, int)}): an in-process transport whose receiving end reads the payload straight from the
-     * sender's registered memory, so moving a frame copies no payload byte until the receiver places it. False by
-     * default.
-     */
-    default boolean carriesPayloadByReference() {
-        return false;
-    }
-
-    /**
-     * Whether every frame this transport delivers is, bit for bit, the frame that was offered: memory handed from
-     * one end to the other with nothing between that could flip a bit (a simulated rail whose fault plan corrupts
-     * nothing), or a stream whose own checks the host trusts (a TCP rail; see its {@code deliversIntact}). The
-     * receiving engine then skips recomputing the frame's CRC ({@code frame_crc=full} asks for it all the same);
-     * every other check of the frame stays. False by default: a transport that may damage a frame keeps the check.
-     */
-    default boolean deliversIntact() {
-        return false;
-    }
-
-    /**
-     * Offers a data frame in two parts. The head, {@code headLength} bytes that {@code writer} writes, is the frame's
-     * header followed by its 4-byte trailer; the payload is {@code payloadLength} bytes of {@code payload} from
-     * {@code payloadOffset}. On the wire the frame is header, payload, trailer. A transport that
-     * {@link #carriesPayloadByReference() carries payloads by reference} keeps the head and a reference to the
-     * payload and hands both to the receiver's {@link FrameReceiver#onFrame(MemorySegment, long, int, MemorySegment,
-     * long, int)}; the sender's memory stays untouched until the frame is read, as RDMA requires of a source buffer
-     * until its request completes. The default lays the frame out whole in a per-thread buffer and offers that.
-     *
-     * @return false when the transport cannot take it now; nothing was sent
-     */
-    default boolean offer(int headLength, FrameWriter writer, MemorySegment payload, long payloadOffset,
-                          int payloadLength) {
-        int length = headLength + payloadLength;
-        if (headLength < 5 || payloadLength < 0 || length > MAX_FRAME_BYTES) {
-            throw new IllegalArgumentException(info().name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not "
-                    + length + " (head " + headLength + ")");
-        }
-        MemorySegment head = Scratch.head();
-        writer.write(head, 0);
-        MemorySegment frame = Scratch.frame();
-        Scratch.assemble(head, 0, headLength, payload, payloadOffset, payloadLength, frame);
-        return offer(frame.asSlice(0, length));
-    }
-
-    /**
-     * Offers up to {@code count} data frames of one run in two parts, as {@link #offer(int, FrameWriter,
-     * MemorySegment, long, int)} offers one: frame {@code i} is what {@code run} writes after
-     * {@link FrameRun#frame(int) frame(i)}, its payload {@link FrameRun#payloadLength()} bytes of {@code payload}
-     * from {@link FrameRun#payloadOffset()}. A bulk transfer's frames go this way, so a transport that carries
-     * payloads by reference can take a run with one look at its ring and publish it at once instead of frame by
-     * frame. Frames go in order and the first one refused ends the run; the default offers them one at a time.
-     *
-     * @return how many frames, from the first, were sent (0 when the transport cannot take any now)
-     * @throws RailClosedException when the rail is closed or failed; frames offered before it may have been sent
-     */
-    default int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
-        int sent = 0;
-        while (sent < count && run.frame(sent)
-                && offer(headLength, run, payload, run.payloadOffset(), run.payloadLength())) {
-            sent++;
-        }
-        return sent;
-    }
-
     /** Pushes out anything buffered; returns a count of work done (0 when idle). Never blocks. */
-    default int flush() {
-        return 0;
-    }
+    int flush();
 
     /**
      * Called once by the progress engine that owns this rail, before it polls: the transport calls {@code wake}
      * whenever frames arrive (or room frees after a refused offer), from any thread, so an engine whose thread
      * parked when idle resumes at once instead of when its park runs out. {@code wake} is cheap and may be called
-     * often. The default keeps it unused: the engine then finds frames on its next duty cycle.
+     * often. Every transport calls it (the conformance suite checks): an engine left to find frames on its next
+     * duty cycle would answer a round trip only when its park runs out.
      */
-    default void onArrival(Runnable wake) {
-    }
+    void onArrival(Runnable wake);
 
     /** False once closed or failed. */
     boolean isOpen();
 
     @Override
     void close();
+
+    /**
+     * Offers a copy of {@code frame} (1..{@link #MAX_FRAME_BYTES} bytes) through {@link #offer(int, FrameWriter)}:
+     * for tools and tests that have a frame in hand. Transports do not override it; the engine never calls it.
+     *
+     * @return false when the transport cannot take it now; nothing was sent
+     */
+    default boolean offer(MemorySegment frame) {
+        long size = frame.byteSize();
+        if (size < 1 || size > MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException(info().name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not "
+                    + size);
+        }
+        return offer((int) size, (buffer, offset) -> MemorySegment.copy(frame, 0, buffer, offset, size));
+    }
 
     /** Writes one frame in place for {@link #offer(int, FrameWriter)}. */
     @FunctionalInterface
@@ -151,7 +119,7 @@ public interface RailTransport extends AutoCloseable {
 
     /**
      * The frames of a run for {@link #offerRun}: data frames of one request that follow each other and differ only
-     * in their sequence, packet sequence, offset, length and flags.
+     * in their sequence, packet sequence, offset, length and flags. {@link #write} writes the current frame's head.
      */
     interface FrameRun extends FrameWriter {
         /**
@@ -166,34 +134,109 @@ public interface RailTransport extends AutoCloseable {
 
         /** The current frame's payload bytes. */
         int payloadLength();
+
+        /**
+         * One data frame as a run of one, for tools and tests that have a frame in hand: {@code head} writes its
+         * head, and its payload is {@code payloadLength} bytes from {@code payloadOffset} of the run's payload. The
+         * engine makes its own, without allocating.
+         */
+        static FrameRun of(FrameWriter head, long payloadOffset, int payloadLength) {
+            return new FrameRun() {
+                @Override
+                public boolean frame(int i) {
+                    return i == 0;
+                }
+
+                @Override
+                public long payloadOffset() {
+                    return payloadOffset;
+                }
+
+                @Override
+                public int payloadLength() {
+                    return payloadLength;
+                }
+
+                @Override
+                public void write(MemorySegment buffer, long offset) {
+                    head.write(buffer, offset);
+                }
+            };
+        }
+    }
+
+    /**
+     * Lays the current frame of a run out whole, for a transport that must copy payloads: aimed at a run's frame, it
+     * is the {@link FrameWriter} of that frame as one piece (header, payload, trailer), so such a transport offers
+     * it as it offers any frame built in place. Reusable: one per transport, aimed again for every frame.
+     */
+    final class WholeFrame implements FrameWriter {
+        private FrameRun run;
+        private int headLength;
+        private MemorySegment payload;
+
+        /**
+         * Aims at the current frame of {@code run}, whose head is {@code headLength} bytes and whose payload is in
+         * {@code payload}.
+         *
+         * @return the whole frame's length
+         * @throws IllegalArgumentException when the frame is out of range
+         */
+        public int aim(FrameRun run, int headLength, MemorySegment payload) {
+            int length = headLength + run.payloadLength();
+            if (run.payloadLength() < 1 || length > MAX_FRAME_BYTES) {
+                throw new IllegalArgumentException("a run's frame is a head of " + headLength
+                        + " bytes and a payload of 1.." + (MAX_FRAME_BYTES - headLength) + " bytes, not "
+                        + run.payloadLength());
+            }
+            this.run = run;
+            this.headLength = headLength;
+            this.payload = payload;
+            return length;
+        }
+
+        @Override
+        public void write(MemorySegment buffer, long offset) {
+            int header = headLength - FrameLayout.TRAILER_BYTES;
+            int length = run.payloadLength();
+            run.write(buffer, offset);
+            // The trailer moves behind where the payload goes (the copy is safe when the two overlap).
+            MemorySegment.copy(buffer, offset + header, buffer, offset + header + length, FrameLayout.TRAILER_BYTES);
+            try {
+                MemorySegment.copy(payload, run.payloadOffset(), buffer, offset + header, length);
+            } catch (RuntimeException closedOrForeign) {
+                // The payload's memory was closed under its request: the peer must drop the frame, not read garbage.
+                buffer.set(ValueLayout.JAVA_BYTE, offset + FrameLayout.OFF_VERSION, (byte) 0);
+            }
+        }
     }
 
     /** Receives frames from {@link #poll}. */
     @FunctionalInterface
     interface FrameReceiver {
+        /**
+         * A whole frame as its own segment: the one method a simple receiver (a test, a tool) writes. Transports
+         * call {@link #onFrame(MemorySegment, long, int, MemorySegment, long, int)}, which comes here by default.
+         */
         void onFrame(MemorySegment frame);
 
         /**
-         * The frame of {@code length} bytes at {@code offset} of {@code buffer} (a ring slot, a receive buffer),
-         * valid only during the call. Transports call this form so that a receiver that reads in place (the
-         * progress engine does) needs no slice per frame; the default makes the slice.
+         * The frame a transport hands over, valid only during the call, read-only: {@code length} bytes at
+         * {@code offset} of {@code buffer} (a ring slot, a receive buffer). When {@code payload} is null those bytes
+         * are the whole frame; otherwise they are its head (the header, then the 4-byte trailer) and its payload is
+         * {@code payloadLength} bytes of {@code payload} from {@code payloadOffset}, which may be the sender's own
+         * memory. The progress engine reads in place; the default makes the frame one segment (a slice, or laid out
+         * whole) and calls {@link #onFrame(MemorySegment)}.
          */
-        default void onFrame(MemorySegment buffer, long offset, int length) {
-            onFrame(buffer.asSlice(offset, length));
-        }
-
-        /**
-         * A frame in two parts, from a transport that {@link RailTransport#carriesPayloadByReference() carries
-         * payloads by reference}: its head (header, then the 4-byte trailer) and its payload, which may be the
-         * sender's own memory; valid only during the call, and read-only. The default lays the frame out whole and
-         * calls {@link #onFrame(MemorySegment)}.
-         */
-        default void onFrame(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
+        default void onFrame(MemorySegment buffer, long offset, int length, MemorySegment payload,
                              long payloadOffset, int payloadLength) {
+            if (payload == null) {
+                onFrame(buffer.asSlice(offset, length));
+                return;
+            }
             MemorySegment whole = Scratch.received();
-            int length = Scratch.assemble(head, headOffset, headLength, payload, payloadOffset, payloadLength,
-                    whole);
-            onFrame(whole.asSlice(0, length));
+            int n = Scratch.assemble(buffer, offset, length, payload, payloadOffset, payloadLength, whole);
+            onFrame(whole.asSlice(0, n));
         }
 
         /**

@@ -4,27 +4,14 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Per-thread buffers for {@link RailTransport}'s default methods: where a frame is built before a whole-frame offer,
- * where a two-part frame's head is written, and where a two-part frame is put together for a receiver that wants it
- * whole. Each is used and released within one call.
+ * A per-thread buffer where {@link RailTransport.FrameReceiver}'s default puts a two-part frame together for a
+ * receiver that wants it whole. It is used and released within one call.
  */
 final class Scratch {
-    private static final ThreadLocal<MemorySegment> FRAME =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(RailTransport.MAX_FRAME_BYTES, 8));
-    private static final ThreadLocal<MemorySegment> HEAD =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(RailTransport.MAX_FRAME_BYTES, 8));
     private static final ThreadLocal<MemorySegment> RECEIVED =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(RailTransport.MAX_FRAME_BYTES, 8));
 
     private Scratch() {
-    }
-
-    static MemorySegment frame() {
-        return FRAME.get();
-    }
-
-    static MemorySegment head() {
-        return HEAD.get();
     }
 
     static MemorySegment received() {

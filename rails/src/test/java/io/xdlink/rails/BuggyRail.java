@@ -24,7 +24,7 @@ public final class BuggyRail extends ForwardingRailTransport {
             try (Arena arena = Arena.ofConfined()) {
                 frame = arena.allocate(64);
             }
-            receiver.onFrame(frame, 0, 64);
+            receiver.onFrame(frame, 0, 64, null, 0, 0);
             return 1;
         }
         return super.poll(receiver, limit);

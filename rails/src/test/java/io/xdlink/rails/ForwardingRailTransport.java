@@ -19,13 +19,13 @@ public abstract class ForwardingRailTransport implements RailTransport {
     }
 
     @Override
-    public boolean offer(MemorySegment frame) {
-        return inner.offer(frame);
+    public boolean offer(int length, FrameWriter writer) {
+        return inner.offer(length, writer);
     }
 
     @Override
-    public boolean offer(int length, FrameWriter writer) {
-        return inner.offer(length, writer);
+    public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
+        return inner.offerRun(headLength, run, payload, count);
     }
 
     @Override

@@ -11,9 +11,14 @@ class InMemoryRailTransportConformanceTest extends RailTransportConformance {
 
     @Override
     protected Ends open() {
-        InMemoryRailPair pair = InMemoryRailPair.create(new RailInfo("mem" + cables, "cable" + cables++,
-                LinkState.of(Generation.GEN3, 2), false), 256);
+        InMemoryRailPair pair = pair(new RailInfo("mem" + cables, "cable" + cables++, LinkState.of(Generation.GEN3, 2),
+                false));
         return new Ends(closeLater(pair.a()), closeLater(pair.b()));
+    }
+
+    /** A pair over {@code info}: by default one that copies every frame whole into the receive ring. */
+    protected InMemoryRailPair pair(RailInfo info) {
+        return InMemoryRailPair.create(info, 256);
     }
 
     @Override

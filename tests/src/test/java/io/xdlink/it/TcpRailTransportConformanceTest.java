@@ -10,8 +10,13 @@ class TcpRailTransportConformanceTest extends RailTransportConformance {
 
     @Override
     protected Ends open() throws Exception {
-        TcpLoopbackPair pair = closeLater(TcpLoopbackPair.open(TcpSettings.defaults(), LinkState.of(Generation.GEN3, 2)));
+        TcpLoopbackPair pair = closeLater(TcpLoopbackPair.open(settings(), LinkState.of(Generation.GEN3, 2)));
         return new Ends(closeLater(pair.a()), closeLater(pair.b()));
+    }
+
+    /** The rails' settings: by default payloads go to the socket from their registered memory. */
+    protected TcpSettings settings() {
+        return TcpSettings.defaults();
     }
 
     @Override

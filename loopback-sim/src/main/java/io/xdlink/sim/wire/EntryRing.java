@@ -309,7 +309,7 @@ final class EntryRing {
         MemorySegment memory = compact ? heads : slots.forReading(slot);
         long at = compact ? (long) slot * HEAD_BYTES : 0;
         if (payload == null) {
-            receiver.onFrame(memory, at, lengthIn(shape));
+            receiver.onFrame(memory, at, lengthIn(shape), null, 0, 0);
         } else {
             receiver.onFrame(memory, at, lengthIn(shape), payload, payloadAtOf[p], payloadLengthIn(shape));
         }

@@ -62,10 +62,12 @@ public final class SimRail {
         LinkState linkFromB = new LinkState(linkFromA.rxLaneMbps(), linkFromA.rxLanes(),
                 linkFromA.txLaneMbps(), linkFromA.txLanes());
         boolean intact = plan.corruptRate() == 0;
-        this.endA = new SimRailTransport(new RailInfo("sim:" + name, linkId, linkFromA, lossy), this.aToB, this.bToA,
-                intact, closed);
-        this.endB = new SimRailTransport(new RailInfo("sim:" + name, linkId, linkFromB, lossy), this.bToA, this.aToB,
-                intact, closed);
+        // Frames move memory to memory: only a fault plan that corrupts frames damages one. Lost, reordered or
+        // duplicated frames arrive, when they arrive, intact.
+        this.endA = new SimRailTransport(new RailInfo("sim:" + name, linkId, linkFromA, lossy, intact), this.aToB,
+                this.bToA, closed);
+        this.endB = new SimRailTransport(new RailInfo("sim:" + name, linkId, linkFromB, lossy, intact), this.bToA,
+                this.aToB, closed);
     }
 
     public String name() {

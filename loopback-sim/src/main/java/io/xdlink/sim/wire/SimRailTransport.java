@@ -16,34 +16,19 @@ public final class SimRailTransport implements RailTransport {
     private final RailInfo info;
     private final FrameChannel out;
     private final FrameChannel in;
-    private final boolean intact;
     private final Runnable onClose;
     private volatile boolean closed;
 
-    SimRailTransport(RailInfo info, FrameChannel out, FrameChannel in, boolean intact, Runnable onClose) {
+    SimRailTransport(RailInfo info, FrameChannel out, FrameChannel in, Runnable onClose) {
         this.info = info;
         this.out = out;
         this.in = in;
-        this.intact = intact;
         this.onClose = onClose;
     }
 
     @Override
     public RailInfo info() {
         return info;
-    }
-
-    @Override
-    public boolean offer(MemorySegment frame) {
-        if (closed) {
-            throw new RailClosedException(info.name() + " is closed");
-        }
-        long n = frame.byteSize();
-        if (n <= 0 || n > MAX_FRAME_BYTES) {
-            throw new IllegalArgumentException(info.name() + ": a frame must be 1.." + MAX_FRAME_BYTES
-                    + " bytes, got " + n);
-        }
-        return out.offer(frame);
     }
 
     /** Builds the frame in place in the simulated TX ring slot: the only copy between the sender and the wire. */
@@ -61,44 +46,10 @@ public final class SimRailTransport implements RailTransport {
 
     /**
      * Data payloads travel by reference: the simulated TX descriptor points at the sender's registered memory, so
-     * the only copy of a payload is the receiver's, into its target, as with a zero-copy send.
-     */
-    @Override
-    public boolean carriesPayloadByReference() {
-        return true;
-    }
-
-    /**
-     * Frames move memory to memory: only a fault plan that corrupts frames damages one. Lost, reordered or
-     * duplicated frames arrive, when they arrive, intact.
-     */
-    @Override
-    public boolean deliversIntact() {
-        return intact;
-    }
-
-    /** Puts the head in the TX ring slot and a reference to the payload beside it. */
-    @Override
-    public boolean offer(int headLength, FrameWriter writer, MemorySegment payload, long payloadOffset,
-                         int payloadLength) {
-        if (closed) {
-            throw new RailClosedException(info.name() + " is closed");
-        }
-        int length = headLength + payloadLength;
-        if (headLength < 5 || payloadLength < 0 || length > MAX_FRAME_BYTES || (payload == null && payloadLength > 0)) {
-            throw new IllegalArgumentException(info.name() + ": a frame must be 1.." + MAX_FRAME_BYTES
-                    + " bytes with a head of at least 5, got head " + headLength + " and payload " + payloadLength);
-        }
-        if (payload == null || payloadLength == 0) {
-            return out.offer(headLength, writer);
-        }
-        return out.offer(headLength, writer, payload, payloadOffset, payloadLength);
-    }
-
-    /**
-     * An unpaced, fault-free channel puts a run's heads into consecutive ring slots, each beside a reference to its
-     * payload, and publishes them at once; any other takes the run frame by frame, as {@link #offer(int, FrameWriter,
-     * MemorySegment, long, int)} takes one.
+     * the only copy of a payload is the receiver's, into its target, as with a zero-copy send. An unpaced,
+     * fault-free channel puts a run's heads into consecutive ring slots, each beside a reference to its payload, and
+     * publishes them at once; any other (and a run of one) takes the run frame by frame, so each frame meets its
+     * fate (pacing, faults) as a single frame.
      */
     @Override
     public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
@@ -109,10 +60,22 @@ public final class SimRailTransport implements RailTransport {
             throw new IllegalArgumentException(info.name() + ": a run's frames need a head of 5.." + (MAX_FRAME_BYTES - 1)
                     + " bytes and a payload, got head " + headLength + (payload == null ? " and no payload" : ""));
         }
-        if (!out.takesRuns(headLength)) {
-            return RailTransport.super.offerRun(headLength, run, payload, count);
+        if (count > 1 && out.takesRuns(headLength)) {
+            return out.offerRun(headLength, run, payload, count);
         }
-        return out.offerRun(headLength, run, payload, count);
+        int sent = 0;
+        while (sent < count && run.frame(sent)) {
+            int payloadLength = run.payloadLength();
+            if (payloadLength < 1 || headLength + payloadLength > MAX_FRAME_BYTES) {
+                throw new IllegalArgumentException(info.name() + ": a frame must be 1.." + MAX_FRAME_BYTES
+                        + " bytes, got head " + headLength + " and payload " + payloadLength);
+            }
+            if (!out.offer(headLength, run, payload, run.payloadOffset(), payloadLength)) {
+                break;
+            }
+            sent++;
+        }
+        return sent;
     }
 
     @Override

@@ -80,7 +80,8 @@ class ChannelTimelineTest {
                     ok = tx.offer(max, (b, at) -> fill(b, at, max, seq));
                 } else {
                     int length = 1 + (seq * 97) % 3000;
-                    ok = tx.offer(32, (b, at) -> fill(b, at, 32, seq), payloads, (seq * 13L) % 60_000, length);
+                    ok = tx.offerRun(32, RailTransport.FrameRun.of((b, at) -> fill(b, at, 32, seq),
+                            (seq * 13L) % 60_000, length), payloads, 1) == 1;
                 }
                 if (!ok) {
                     break;

@@ -137,10 +137,9 @@ public final class FrameEncoder {
     }
 
     /**
-     * Writes the trailer of a data frame laid out in two parts ({@link RailTransport#offer(int,
-     * RailTransport.FrameWriter, MemorySegment, long, int)}): right after the header at {@code o},
-     * the CRC-32C of the header alone when the flags say {@link FrameFlags#PAYLOAD_UNCHECKED}, else of the header
-     * and then the payload where it lies.
+     * Writes the trailer of a data frame laid out in two parts ({@link RailTransport#offerRun}): right after the
+     * header at {@code o}, the CRC-32C of the header alone when the flags say {@link FrameFlags#PAYLOAD_UNCHECKED},
+     * else of the header and then the payload where it lies.
      */
     public void sealHead(MemorySegment b, long o, Opcode op, MemorySegment payload, long payloadOffset,
                          int payloadLength) {

@@ -1,6 +1,6 @@
 package io.xdlink.rails.frame;
 
-import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.RailInfo;
 
 import java.lang.foreign.MemorySegment;
 import java.util.UUID;
@@ -66,7 +66,7 @@ public final class FrameView {
 
     /**
      * As {@link #wrap(MemorySegment, long, long)}, leaving out the CRC check when {@code checkCrc} is false: for a
-     * frame from a transport that delivers frames intact ({@link RailTransport#deliversIntact()}).
+     * frame from a rail that delivers frames intact ({@link RailInfo#intact()}).
      */
     public FrameView wrap(MemorySegment buffer, long offset, long size, boolean checkCrc) throws FrameException {
         this.frame = null;

@@ -81,7 +81,7 @@ final class FrameRing {
             int i = (int) (h % slots.length);
             MemorySegment p = payload[i];
             if (p == null) {
-                receiver.onFrame(slots[i], 0, lengths[i]);
+                receiver.onFrame(slots[i], 0, lengths[i], null, 0, 0);
             } else {
                 payload[i] = null; // the ring keeps no hold on the sender's memory once the frame is read
                 receiver.onFrame(slots[i], 0, lengths[i], p, payloadOffset[i], payloadLength[i]);

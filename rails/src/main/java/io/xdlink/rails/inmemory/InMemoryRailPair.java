@@ -35,7 +35,7 @@ public final class InMemoryRailPair {
     }
 
     /**
-     * A rail that carries data payloads by reference ({@link RailTransport#carriesPayloadByReference()}):
+     * A rail that carries data payloads by reference ({@link RailTransport#offerRun} keeps them where they are):
      * the receiver reads them straight from the sender's registered memory, as a shared-memory or DMA path
      * would, so a frame's payload is copied once, into its target.
      */

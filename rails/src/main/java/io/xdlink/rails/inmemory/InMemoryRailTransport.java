@@ -25,6 +25,7 @@ public final class InMemoryRailTransport implements RailTransport {
     private final boolean byReference;
     private final MemorySegment held = Arena.ofAuto().allocate(MAX_FRAME_BYTES, 8);
     private final MemorySegment head = Arena.ofAuto().allocate(MAX_FRAME_BYTES, 8);
+    private final WholeFrame whole = new WholeFrame();
     private int heldLength;
     private MemorySegment heldPayload;
     private long heldPayloadOffset;
@@ -74,31 +75,36 @@ public final class InMemoryRailTransport implements RailTransport {
     }
 
     @Override
-    public boolean carriesPayloadByReference() {
-        return byReference;
-    }
-
-    @Override
-    public boolean offer(MemorySegment frame) {
-        long size = frame.byteSize();
-        if (size < 1 || size > MAX_FRAME_BYTES) {
-            throw new IllegalArgumentException(info.name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not "
-                    + size);
-        }
-        return offer((int) size, (buffer, offset) -> MemorySegment.copy(frame, 0, buffer, offset, size));
-    }
-
-    @Override
     public boolean offer(int length, FrameWriter writer) {
-        return offer(length, writer, null, 0, 0);
+        return send(length, writer, null, 0, 0);
     }
 
+    /**
+     * A pair made to carry payloads by reference puts each frame's head in a ring slot and hands the receiver a
+     * reference to its payload; any other lays each frame out whole in its slot. Frame by frame either way, so each
+     * meets the fault plan on its own.
+     */
     @Override
-    public boolean offer(int headLength, FrameWriter writer, MemorySegment payload, long payloadOffset,
-                         int payloadLength) {
-        if (payload != null && !byReference) {
-            return RailTransport.super.offer(headLength, writer, payload, payloadOffset, payloadLength);
+    public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
+        if (headLength < 5 || payload == null) {
+            throw new IllegalArgumentException(info.name() + ": a run's frames need a head of at least 5 bytes and a "
+                    + "payload, got head " + headLength + (payload == null ? " and no payload" : ""));
         }
+        int sent = 0;
+        while (sent < count && run.frame(sent)) {
+            boolean taken = byReference
+                    ? send(headLength, run, payload, run.payloadOffset(), run.payloadLength())
+                    : send(whole.aim(run, headLength, payload), whole, null, 0, 0);
+            if (!taken) {
+                break;
+            }
+            sent++;
+        }
+        return sent;
+    }
+
+    private boolean send(int headLength, FrameWriter writer, MemorySegment payload, long payloadOffset,
+                         int payloadLength) {
         int length = headLength + payloadLength;
         if (headLength < 1 || payloadLength < 0 || length > MAX_FRAME_BYTES) {
             throw new IllegalArgumentException(info.name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not "

@@ -20,18 +20,25 @@ import java.nio.channels.CancelledKeyException;
  * a burst and flushes once per duty cycle pays one system call per burst, not per frame. {@link #poll} reads once
  * when no whole frame is buffered and hands frames out in place in the receive buffer, without copying or slicing.
  * {@link #offer(int, FrameWriter)} lets the engine build a frame straight into the batch buffer. Nothing here blocks:
- * a full socket makes {@code offer} return false once the batch buffer is full too.
+ * a full socket makes an offer return false once the batch buffer is full too.
  *
  * <p>A TCP stream has no 4 KiB slots, so a bulk transfer's bytes take no detour through them: data frames go as run
  * records ({@link #offerRun}), their heads in the batch and their payloads written from the sender's registered
  * memory in the same gathering {@code write}; on the receiving side a run that continues a WRITE the engine is
  * placing is read from the socket straight into the registered memory it belongs in
  * ({@link FrameReceiver#placement}), so neither side copies its payload but the kernel, as with a plain socket.
+ * With {@code tcp_payload_by_reference=0} a run's frames are copied into the batch whole, each its own record, the
+ * stream as a frame-by-frame sender would write it.
  *
  * <p>An engine that parks when idle learns of arriving frames through {@link #onArrival}: the host's (or the
  * loopback pair's) {@link IoLoop} watches the socket and calls the engine's wake ({@link ArrivalWatch}).
  *
- * <p>TCP neither loses nor reorders, so {@link RailInfo#lossy()} is false; a broken connection is a closed rail.
+ * <p>TCP neither loses nor reorders, so {@link RailInfo#lossy()} is false; a broken connection is a closed rail. Its
+ * frames arrive {@link RailInfo#intact() intact}: TCP checksums every segment, and on a real host the USB4 link
+ * under thunderbolt-net checks every packet it carries as well, so the receiver does not recompute each frame's CRC
+ * over what the stream handed it (as software iWARP leaves its own CRC off over TCP by default). It saves the
+ * receiver a CRC and the full decode of each frame of a bulk transfer, whose frames then take the engine's short
+ * way in; {@code frame_crc=full} checks every byte again.
  * {@link #fail} may be called from any thread (a keepalive that found the peer dead); everything else belongs to the
  * progress engine's thread, as {@link RailTransport} says.
  */
@@ -50,11 +57,12 @@ public final class TcpRailTransport implements RailTransport {
     private final boolean readIntoPlace;
     /** The run records coming in: the one being handed over, or read straight into its place. */
     private final RunsIn runs;
+    /** A run's frame laid out whole, when payloads are not written from their memory. */
+    private final WholeFrame whole = new WholeFrame();
 
     /**
-     * @param watcher the loop that watches the socket for {@link #onArrival}, or null to leave arrivals unreported
-     */
-    /**
+     * @param info          the rail; the transport reports it {@link RailInfo#intact() intact}
+     * @param watcher       the loop that watches the socket for {@link #onArrival}, or null to leave arrivals unreported
      * @param byReference   whether data frames' payloads are written from their registered memory (see above)
      * @param readIntoPlace whether payloads may be read straight into the memory they belong in ({@link #poll})
      */
@@ -64,7 +72,7 @@ public final class TcpRailTransport implements RailTransport {
             throw new IllegalArgumentException("a TCP rail is not lossy: " + info);
         }
         this.channel = channel;
-        this.info = info;
+        this.info = info.withIntact(true);
         this.reader = reader;
         this.writer = writer;
         this.arrivals = new ArrivalWatch(channel, watcher);
@@ -104,20 +112,6 @@ public final class TcpRailTransport implements RailTransport {
         return info;
     }
 
-    @Override
-    public boolean offer(MemorySegment frame) {
-        long size = frame.byteSize();
-        if (size < 1 || size > MAX_FRAME_BYTES) {
-            throw new IllegalArgumentException(info.name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not " + size);
-        }
-        checkOpen();
-        if (writer.append(frame)) {
-            return true;
-        }
-        write();
-        return writer.append(frame);
-    }
-
     /** Writes the frame straight into the batch buffer: the engine builds each frame once, and nothing copies it. */
     @Override
     public boolean offer(int length, FrameWriter frameWriter) {
@@ -133,40 +127,11 @@ public final class TcpRailTransport implements RailTransport {
     }
 
     /**
-     * True: a data frame's payload is not copied into the batch but written to the socket straight from the memory
-     * it was registered in, when the batch is flushed (the request it belongs to completes only after the peer
-     * acknowledged it, so the memory is still the sender's then).
-     */
-    @Override
-    public boolean carriesPayloadByReference() {
-        return byReference;
-    }
-
-    /**
-     * True: TCP checksums every segment, and on a real host the USB4 link under thunderbolt-net checks every packet
-     * it carries as well, so the receiver does not recompute each frame's CRC over what the stream handed it (as
-     * software iWARP leaves its own CRC off over TCP by default). It saves the receiver a CRC and the full decode of
-     * each frame of a bulk transfer, whose frames then take the engine's short way in; {@code frame_crc=full}
-     * checks every byte again.
-     */
-    @Override
-    public boolean deliversIntact() {
-        return true;
-    }
-
-    @Override
-    public boolean offer(int headLength, FrameWriter frameWriter, MemorySegment payload, long payloadOffset,
-                         int payloadLength) {
-        if (payloadLength == 0) {
-            return RailTransport.super.offer(headLength, frameWriter, payload, payloadOffset, payloadLength);
-        }
-        return offerRun(headLength, new OneFrame(frameWriter, payloadOffset, payloadLength), payload, 1) == 1;
-    }
-
-    /**
      * Takes the run as one run record: its heads go into the batch, its payload (the frames' payloads, which follow
-     * each other in {@code payload}) is written from there when the batch is flushed. A frame whose payload does not
-     * follow its predecessor's, or that would take the record past its limits, ends the run.
+     * each other in {@code payload}) is written from there when the batch is flushed; the request it belongs to
+     * completes only after the peer acknowledged it, so the memory is still the sender's then. A frame whose payload
+     * does not follow its predecessor's, or that would take the record past its limits, ends the run. Without
+     * {@code tcp_payload_by_reference} each frame is copied into the batch whole instead.
      */
     @Override
     public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
@@ -175,6 +140,9 @@ public final class TcpRailTransport implements RailTransport {
                     + MAX_HEAD + " bytes, not " + headLength);
         }
         checkOpen();
+        if (!byReference) {
+            return offerWhole(headLength, run, payload, count);
+        }
         int frames = Math.min(count, MAX_RUN_FRAMES);
         long at = writer.beginRun(headLength, frames);
         if (at < 0) {
@@ -209,6 +177,15 @@ public final class TcpRailTransport implements RailTransport {
         }
         if (sent > 0) {
             writer.commitRun(headLength, sent, payload, first, (int) bytes);
+        }
+        return sent;
+    }
+
+    /** Copies the run's frames into the batch one by one, each a frame record. */
+    private int offerWhole(int headLength, FrameRun run, MemorySegment payload, int count) {
+        int sent = 0;
+        while (sent < count && run.frame(sent) && offer(whole.aim(run, headLength, payload), whole)) {
+            sent++;
         }
         return sent;
     }
@@ -266,7 +243,7 @@ public final class TcpRailTransport implements RailTransport {
                         runs.start(at);
                         continue;
                     }
-                    receiver.onFrame(reader.segment(), at, reader.recordLength());
+                    receiver.onFrame(reader.segment(), at, reader.recordLength(), null, 0, 0);
                     handed++;
                     continue;
                 }
@@ -384,18 +361,5 @@ public final class TcpRailTransport implements RailTransport {
     @Override
     public String toString() {
         return "TcpRailTransport[" + info.name() + (isOpen() ? "" : ", closed") + "]";
-    }
-
-    /** A single frame offered in two parts, as a run of one. */
-    private record OneFrame(FrameWriter writer, long payloadOffset, int payloadLength) implements FrameRun {
-        @Override
-        public boolean frame(int i) {
-            return i == 0;
-        }
-
-        @Override
-        public void write(MemorySegment buffer, long offset) {
-            writer.write(buffer, offset);
-        }
     }
 }

@@ -9,4 +9,11 @@ abstract class Command {
 
     /** Runs on the engine's thread. */
     abstract void run(DeviceEngine engine);
+
+    /**
+     * The device closed before the command ran: a posted request completes with
+     * {@link CompletionStatus#WR_FLUSH_ERROR} on its queue pair's completion queue; other work is dropped.
+     */
+    void flush() {
+    }
 }

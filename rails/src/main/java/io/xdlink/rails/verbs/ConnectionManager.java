@@ -49,7 +49,7 @@ final class ConnectionManager {
         connecting.put(connId, qp);
         targets.put(qp, target);
         times.put(qp, new long[] {now + engine.settings.connectTimeoutNanos(), now});
-        PeerPool pool = engine.pool(target.device());
+        PeerPool pool = engine.registry.pool(target.device());
         if (pool != null && pool.hasUpRail()) {
             send(qp, pool, target);
         }
@@ -73,13 +73,13 @@ final class ConnectionManager {
                 it.remove();
                 connecting.remove(qp.connId);
                 targets.remove(qp);
-                engine.failConnect(qp, "no answer from " + targetOf(qp) + " within the connect timeout");
+                failConnect(qp, "no answer from " + targetOf(qp) + " within the connect timeout");
                 continue;
             }
             if (now - t[1] >= retryInterval()) {
                 t[1] = now;
                 ConnectHandle target = targets.get(qp);
-                PeerPool pool = engine.pool(target.device());
+                PeerPool pool = engine.registry.pool(target.device());
                 if (pool != null && pool.hasUpRail()) {
                     send(qp, pool, target);
                 }
@@ -136,7 +136,7 @@ final class ConnectionManager {
         }
         qp.connId = p.connId();
         accepted.put(key, qp);
-        engine.connected(qp, p.pool(), p.srcQpn(), p.maxMessages(), p.psnWindow(), now);
+        connected(qp, p.pool(), p.srcQpn(), p.maxMessages(), p.psnWindow(), now);
         reply(qp, p.connId(), p.srcQpn());
     }
 
@@ -152,7 +152,7 @@ final class ConnectionManager {
             return;
         }
         forget(qp);
-        engine.connected(qp, pool, v.connSrcQpn(), v.connMaxMessages(), v.connPsnWindow(), now);
+        connected(qp, pool, v.connSrcQpn(), v.connMaxMessages(), v.connPsnWindow(), now);
     }
 
     void onReject(PeerPool pool, FrameView v) {
@@ -161,7 +161,7 @@ final class ConnectionManager {
             return;
         }
         forget(qp);
-        engine.failConnect(qp, "refused by " + pool.peer + ": " + v.rejectReason());
+        failConnect(qp, "refused by " + pool.peer + ": " + v.rejectReason());
     }
 
     private void forget(QueuePair qp) {
@@ -190,7 +190,30 @@ final class ConnectionManager {
         List<QueuePair> all = new ArrayList<>(targets.keySet());
         for (QueuePair qp : all) {
             forget(qp);
-            engine.failConnect(qp, why);
+            failConnect(qp, why);
         }
+    }
+
+    /** The queue pair is connected to {@code peerQpn} of the pool's peer, which takes up to the limits it sent. */
+    private void connected(QueuePair qp, PeerPool pool, int peerQpn, int maxMessages, int psnWindow, long at) {
+        qp.pool = pool;
+        qp.peerQpn = peerQpn;
+        qp.peerDevice(pool.peer);
+        qp.sender().peerMaxMessages = Math.max(1, maxMessages);
+        qp.sender().peerPsnWindow = Math.min(psnWindow, engine.settings.qpPsnWindow());
+        if (qp.state() == QpState.CONNECTING) {
+            qp.state(QpState.READY);
+            qp.sender().onReady(at);
+        }
+        if (qp.connecting != null) {
+            qp.connecting.connected();
+        }
+    }
+
+    private void failConnect(QueuePair qp, String why) {
+        if (qp.connecting != null) {
+            qp.connecting.fail(why);
+        }
+        qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
     }
 }

@@ -247,7 +247,7 @@ public final class Device implements AutoCloseable {
      * moment behind it: for a watcher on another thread that only needs to see the peer's traffic still arriving.
      */
     public long dataFramesReceived() {
-        return engine.dataFramesReceivedFromAnyThread();
+        return engine.counters.dataFramesReceivedFromAnyThread();
     }
 
     /**
@@ -255,12 +255,12 @@ public final class Device implements AutoCloseable {
      * is counted in {@link DeviceStats#internalErrors()}.
      */
     public Throwable lastError() {
-        return engine.lastError();
+        return engine.counters.lastError();
     }
 
     /** Why the last rail this device lost was closed, for diagnosis; null when none closed. */
     public RailClosedException lastRailClosure() {
-        return engine.lastRailClosure;
+        return engine.lifecycle.lastClosure();
     }
 
     public boolean isClosed() {

@@ -4,21 +4,11 @@ import io.xdlink.rails.Agent;
 import io.xdlink.rails.RailClosedException;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
-import io.xdlink.rails.frame.FrameException;
-import io.xdlink.rails.frame.FrameField;
-import io.xdlink.rails.frame.FrameFlags;
 import io.xdlink.rails.frame.FrameLayout;
-import io.xdlink.rails.frame.FrameView;
-import io.xdlink.rails.frame.Opcode;
 import io.xdlink.xdomain.Scheduler;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
 
@@ -28,20 +18,16 @@ import java.util.UUID;
  * (unsequenced frames, control frames and ACKs, then data round-robin over the rails) and flushes every transport.
  * It never blocks; every timeout reads the injected {@link Scheduler}'s clock and {@link #nextDeadlineNanos()} says
  * when the clock next matters, so a virtual-time driver can step it exactly.
+ *
+ * <p>The engine keeps the duty cycle and its order; the jobs it hands out each have a room of their own: frames
+ * that arrive go through {@link FrameDispatch}, data in flight is limited by {@link InflightBudget}, what happens
+ * is counted in {@link EngineCounters}, and rails and pools are kept in a {@link RailRegistry}. Calls run one way,
+ * from the engine down to its rails: a rail reports back only through {@link RailEvents}, which
+ * {@link RailLifecycle} answers for the engine.
  */
-final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
+final class DeviceEngine implements Agent {
     private static final int POLL_LIMIT = 256;
     private static final int BURST = 64;
-    private static final VarHandle DATA_FRAMES_RECEIVED;
-
-    static {
-        try {
-            DATA_FRAMES_RECEIVED = MethodHandles.lookup().findVarHandle(DeviceEngine.class, "dataFramesReceived",
-                    long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     final Device device;
     final RailsSettings settings;
@@ -51,51 +37,24 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
     private final KeyTable keys;
     final QpTable qps;
     private final CommandQueue commands = new CommandQueue();
-    private final Rail[] railsByNumber = new Rail[FrameLayout.MAX_ACK_RAILS];
-    private final List<Rail> rails = new ArrayList<>();
-    private final Map<UUID, PeerPool> pools = new HashMap<>();
-    private final List<PeerPool> poolList = new ArrayList<>();
+    final RailRegistry registry = new RailRegistry();
+    /** The registry's own lists, read on every duty cycle. */
+    private final List<Rail> rails = registry.rails();
+    private final List<PeerPool> poolList = registry.pools();
     private final List<QueuePair> timedQps = new ArrayList<>();
     final ConnectionManager cm = new ConnectionManager(this);
-    private final FrameView view = new FrameView();
+    final EngineCounters counters = new EngineCounters();
+    final InflightBudget budget;
+    final FrameDispatch dispatch;
+    final RailLifecycle lifecycle;
     private final FrameOut out = new FrameOut();
-    private final ReceiveRun run = new ReceiveRun(this);
-    /** Set by the queue pair that took the frame being dispatched when its next frame may continue a run. */
-    QpReceiver runCandidate;
 
     private static final Runnable NO_WAKER = () -> { };
     private volatile Runnable waker = NO_WAKER;
-    private Rail current;
     private long now;
     private long nextDeadline = Long.MAX_VALUE;
     private int roundRobin;
-    private long inflightBytes;
-    private long queuedFrames;
     private boolean closed;
-
-    long dataFramesSent;
-    long dataFramesReceived;
-    /** Data frames that continued a run ({@link ReceiveRun}): taken the short way. */
-    long runFrames;
-    long ackFramesSent;
-    long ackFramesReceived;
-    long creditFramesSent;
-    long nakFramesSent;
-    long nakFramesQueued;
-    long retransmittedFrames;
-    long duplicateData;
-    long corruptFrames;
-    long malformedFrames;
-    long staleFrames;
-    long rnrEvents;
-    long maxInflightBytes;
-    /**
-     * Bugs the engine met and lived through ({@link #internalError}): written on the engine's thread only, volatile
-     * so a test or a tool on another thread sees a count that is never meant to be anything but zero.
-     */
-    private volatile long internalErrors;
-    private volatile Throwable lastError;
-    volatile RailClosedException lastRailClosure;
 
     DeviceEngine(Device device, RailsSettings settings, Scheduler clock, UUID id, long seed, KeyTable keys) {
         this.device = device;
@@ -105,6 +64,9 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         this.random = new SplittableRandom(seed);
         this.keys = keys;
         this.qps = new QpTable(random.nextInt(255));
+        this.budget = new InflightBudget(settings.inflightBytes());
+        this.dispatch = new FrameDispatch(this);
+        this.lifecycle = new RailLifecycle(this);
     }
 
     KeyTable keys() {
@@ -186,7 +148,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
                 try {
                     work += r.transport.flush();
                 } catch (RailClosedException e) {
-                    railClosed(r, e);
+                    lifecycle.closed(r, e);
                 }
             }
         }
@@ -226,17 +188,14 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         if (rail.state == Rail.State.CLOSED) {
             return 0;
         }
-        current = rail;
-        // Between polls commands and timers may have changed anything a run relies on.
-        run.end();
+        dispatch.select(rail, now);
         try {
-            int n = rail.transport.poll(this, limit);
-            // The run's frames are booked on their rail and pool before anything else looks at either.
-            run.end();
+            int n = rail.transport.poll(dispatch, limit);
+            dispatch.endRun();
             return n;
         } catch (RailClosedException e) {
-            run.end();
-            railClosed(rail, e);
+            dispatch.endRun();
+            lifecycle.closed(rail, e);
             return 1;
         }
     }
@@ -282,7 +241,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
             if (r.wantsUnsequenced()) {
                 int n = r.sendDueUnsequenced(out, now);
                 if (n > 0 && r.isUp()) {
-                    creditFramesSent += n;
+                    counters.creditFramesSent += n;
                 }
                 work += n;
             }
@@ -301,322 +260,36 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         return work;
     }
 
-    // ---------------------------------------------------------------- receiving
-
-    @Override
-    public void onFrame(MemorySegment frame) {
-        onFrame(frame, 0, frame.byteSize());
-    }
-
-    @Override
-    public void onFrame(MemorySegment buffer, long offset, int length) {
-        onFrame(buffer, offset, (long) length);
-    }
-
-    @Override
-    public void onFrame(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
-                        long payloadOffset, int payloadLength) {
-        Rail rail = current;
-        try {
-            if (run.take(rail, head, headOffset, headLength, payload, payloadOffset, payloadLength, now)) {
-                return;
-            }
-        } catch (RuntimeException e) {
-            internalError(e);
-            run.end();
-            return;
-        }
-        run.end();
-        try {
-            view.wrap(head, headOffset, headLength, payload, payloadOffset, payloadLength, rail.checksCrc);
-        } catch (FrameException e) {
-            countBad(e);
-            return;
-        } catch (RuntimeException e) {
-            // Not a bad frame but memory the transport handed over that cannot be read (closed, another thread's).
-            internalError(e);
-            return;
-        }
-        runCandidate = null;
-        deliver(rail);
-        if (runCandidate != null && !rail.checksCrc) {
-            // Only where a frame's CRC is not checked: a run's frames are read in full but not checked again.
-            run.begin(rail, runCandidate, head, headOffset, headLength, payloadLength);
-        }
-    }
-
-    /** A run of a WRITE's frames that continues this rail's run goes straight to its place in the region. */
-    @Override
-    public MemorySegment placement(MemorySegment heads, long headOffset, int headLength, int frames,
-                                   int payloadLength) {
-        Rail rail = current;
-        if (rail == null || rail.checksCrc) {
-            return null;
-        }
-        return run.placement(rail, heads, headOffset, headLength, frames, payloadLength);
-    }
-
-    private void countBad(FrameException e) {
-        if (e.field() == FrameField.CRC) {
-            corruptFrames++;
-        } else {
-            malformedFrames++;
-        }
-    }
-
-    private void onFrame(MemorySegment buffer, long offset, long length) {
-        Rail rail = current;
-        run.end();
-        try {
-            view.wrap(buffer, offset, length, rail.checksCrc);
-        } catch (FrameException e) {
-            countBad(e);
-            return;
-        } catch (RuntimeException e) {
-            // As in the two-part onFrame: the transport's memory, not the frame, is at fault.
-            internalError(e);
-            return;
-        }
-        deliver(rail);
-    }
-
-    private void deliver(Rail rail) {
-        try {
-            dispatch(rail, view);
-        } catch (RuntimeException e) {
-            // A bug must not take the rail's transport down with it; count it, keep the last one for diagnosis.
-            internalError(e);
-        }
-    }
-
-    /**
-     * A bug met on the engine's thread (a frame's handling, a duty cycle, a close) that the engine lives through:
-     * counted in {@link DeviceStats#internalErrors()} and kept as {@link Device#lastError()}, never swallowed, since
-     * on a lossy fabric retransmission would otherwise hide it.
-     */
+    /** A bug met on the engine's thread that the engine lives through: see {@link EngineCounters#internalError}. */
     void internalError(Throwable t) {
-        internalErrors++;
-        lastError = t;
-    }
-
-    Throwable lastError() {
-        return lastError;
-    }
-
-    private void dispatch(Rail rail, FrameView v) {
-        Opcode op = v.opcode();
-        if (op == Opcode.HELLO) {
-            rail.onHello(v, now);
-            return;
-        }
-        if (rail.state != Rail.State.UP || v.epoch() != rail.epoch || rail.pool == null) {
-            staleFrames++;
-            return;
-        }
-        rail.onHeader(v, now);
-        if (op == Opcode.CREDIT) {
-            rail.onCredit(v, now);
-            return;
-        }
-        if (!rail.acceptSequenced(v.seq(), now)) {
-            return;
-        }
-        PeerPool pool = rail.pool;
-        switch (op) {
-            case WRITE, WRITE_WITH_IMM, SEND -> {
-                rail.dataFramesReceived++;
-                dataFramesReceived++;
-                pool.onDataReceived(v.hasFlag(FrameFlags.ACK_REQUEST), now);
-                QueuePair qp = qps.get(v.qpn());
-                if (qp == null || qp.pool != pool) {
-                    malformedFrames++;
-                    return;
-                }
-                qp.receiver().onData(v, pool, now);
-            }
-            case ACK -> pool.onAck(v, now);
-            case NAK -> {
-                QueuePair qp = qps.get(v.nakQpn());
-                if (qp != null && qp.pool == pool) {
-                    qp.sender().onNak(v.nakMsn(), v.nakReason(), now);
-                }
-            }
-            case CONNECT_REQUEST -> cm.onRequest(pool, v);
-            case CONNECT_REPLY -> cm.onReply(pool, v, now);
-            case CONNECT_REJECT -> cm.onReject(pool, v);
-            case DISCONNECT -> {
-                QueuePair qp = qps.get(v.disconnectDstQpn());
-                if (qp != null && qp.pool == pool && qp.peerQpn == v.disconnectSrcQpn()) {
-                    qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
-                }
-            }
-            default -> staleFrames++;
-        }
+        counters.internalError(t);
     }
 
     // ---------------------------------------------------------------- rails and pools
 
-    Rail rail(int number) {
-        return number >= 0 && number < railsByNumber.length ? railsByNumber[number] : null;
-    }
-
-    PeerPool pool(UUID peer) {
-        return pools.get(peer);
-    }
-
-    QueuePair qp(int qpn) {
-        return qps.get(qpn);
-    }
-
     /** A transport joins the device: it starts with a HELLO. */
     void addRail(RailTransport transport) {
-        int number = -1;
-        for (int i = 0; i < railsByNumber.length; i++) {
-            if (railsByNumber[i] == null) {
-                number = i;
-                break;
-            }
-        }
+        int number = registry.freeNumber();
         if (number < 0) {
             transport.close();
             throw new IllegalStateException("a device has at most " + FrameLayout.MAX_ACK_RAILS + " rails");
         }
-        Rail r = new Rail(this, transport, number, random.nextInt(256));
+        Rail r = new Rail(lifecycle, settings, id, transport, number, random.nextInt(256));
         if (waker != NO_WAKER) {
             // Only a thread that parks needs waking. An invoker-mode engine runs on its owner's thread, which
             // waits its own way, and a transport watching for arrivals nobody waits on only costs wake-ups.
             transport.onArrival(waker);
         }
-        railsByNumber[number] = r;
-        rails.add(r);
+        registry.add(r);
         armTimer(now);
     }
 
-    /** HELLO agreed an epoch: the rail joins (or rejoins) its peer's pool. */
-    void railUp(Rail rail, UUID peer) {
-        PeerPool pool = pools.get(peer);
-        if (pool == null) {
-            pool = new PeerPool(this, peer);
-            pools.put(peer, pool);
-            poolList.add(pool);
-        }
-        pool.attach(rail);
-        pool.railUp(rail);
-        cm.poolUp(pool);
-    }
-
-    void detach(Rail rail) {
-        if (rail.pool != null) {
-            rail.pool.detach(rail);
-            rail.pool = null;
-        }
-    }
-
-    /** No progress on the rail for the rail timeout: fail it over and probe it until it answers. */
-    void railSilent(Rail rail) {
-        rail.fail(Rail.State.DOWN);
-    }
-
-    /**
-     * The transport is closed or broken: fail the rail over and let it go. When the fabric says the whole peer is
-     * lost, no other rail to it will do better, so every queue pair connected (or connecting) to that peer fails
-     * now, as the peer timeout would have failed it later: its oldest request with
-     * {@link CompletionStatus#RETRY_EXCEEDED_ERROR}, the rest flushed.
-     */
-    void railClosed(Rail rail, RailClosedException cause) {
-        PeerPool pool = rail.pool;
-        // Kept for diagnosis: a request that fails later can say why its rails went.
-        lastRailClosure = cause;
-        rail.fail(Rail.State.CLOSED);
-        rail.transport.close();
-        if (cause.peerLost() && pool != null) {
-            peerLost(pool);
-        }
-    }
-
-    private void peerLost(PeerPool pool) {
-        for (QueuePair qp : qps.all()) {
-            if (qp.pool == pool && (qp.state() == QpState.READY || qp.state() == QpState.CONNECTING)) {
-                qp.sender().fail(CompletionStatus.RETRY_EXCEEDED_ERROR);
-            }
-        }
-    }
-
     private int removeClosed() {
-        int removed = 0;
-        for (int i = rails.size() - 1; i >= 0; i--) {
-            Rail r = rails.get(i);
-            if (r.state == Rail.State.CLOSED) {
-                rails.remove(i);
-                railsByNumber[r.number] = null;
-                detach(r);
-                removed++;
-            }
-        }
-        return removed;
+        return registry.removeClosed();
     }
 
     List<Rail> rails() {
         return rails;
-    }
-
-    // ---------------------------------------------------------------- accounting
-
-    void sentData(Rail rail, int len, long at) {
-        sentData(rail, 1, len, at);
-    }
-
-    /** {@code frames} data frames of {@code bytes} in all went out on {@code rail} and are in its log. */
-    void sentData(Rail rail, int frames, long bytes, long at) {
-        dataFramesSent += frames;
-        inflightBytes += bytes;
-        if (inflightBytes > maxInflightBytes) {
-            maxInflightBytes = inflightBytes;
-        }
-        if (rail.log.unsettled() == frames) {
-            // The log was empty before them: the retransmission timer starts with them.
-            armTimer(at + settings.retransmitNanos());
-        }
-    }
-
-    void delivered(Rail rail, int seq) {
-        inflightBytes -= rail.log.length(seq);
-        rail.log.settle(seq);
-    }
-
-    /** Data frames of {@code bytes} in all were settled at once ({@link RailSendLog#settleBelow}). */
-    void deliveredBytes(long bytes) {
-        inflightBytes -= bytes;
-    }
-
-    void settled(Rail rail, int seq) {
-        inflightBytes -= rail.log.length(seq);
-        rail.log.settle(seq);
-    }
-
-    boolean budgetAllows(int len) {
-        return inflightBytes == 0 || inflightBytes + len <= settings.inflightBytes();
-    }
-
-    /** How many frames of {@code len} bytes {@link #budgetAllows} lets go one after another now. */
-    long budgetRoom(int len) {
-        long limit = settings.inflightBytes();
-        if (inflightBytes == 0) {
-            return Math.max(1, limit / len);
-        }
-        return Math.max(0, (limit - inflightBytes) / len);
-    }
-
-    void queued(long frames) {
-        queuedFrames += frames;
-    }
-
-    long queuedFrames() {
-        return queuedFrames;
-    }
-
-    long inflightBytes() {
-        return inflightBytes;
     }
 
     void timedQp(QueuePair qp) {
@@ -631,28 +304,6 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
 
     void onPostRecv(RecvRequest r) {
         r.qp.receiver().post(r);
-    }
-
-    void connected(QueuePair qp, PeerPool pool, int peerQpn, int maxMessages, int psnWindow, long at) {
-        qp.pool = pool;
-        qp.peerQpn = peerQpn;
-        qp.peerDevice(pool.peer);
-        qp.sender().peerMaxMessages = Math.max(1, maxMessages);
-        qp.sender().peerPsnWindow = Math.min(psnWindow, settings.qpPsnWindow());
-        if (qp.state() == QpState.CONNECTING) {
-            qp.state(QpState.READY);
-            qp.sender().onReady(at);
-        }
-        if (qp.connecting != null) {
-            qp.connecting.connected();
-        }
-    }
-
-    void failConnect(QueuePair qp, String why) {
-        if (qp.connecting != null) {
-            qp.connecting.fail(why);
-        }
-        qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
     }
 
     void closeQp(QueuePair qp) {
@@ -687,15 +338,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         acknowledgeOwed();
         closed = true;
         for (Command c; (c = commands.poll()) != null; ) {
-            if (c instanceof SendRequest w) {
-                w.qp.sendDone();
-                w.qp.sendCq().push(new Completion(w.wrId, w.opcode, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false,
-                        w.qp.qpn()));
-            } else if (c instanceof RecvRequest r) {
-                r.qp.recvDone();
-                r.qp.recvCq().push(new Completion(r.wrId, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR, 0, 0,
-                        false, r.qp.qpn()));
-            }
+            c.flush();
         }
         cm.failAll("device " + id + " closed");
         for (QueuePair qp : qps.all()) {
@@ -713,7 +356,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
                 internalError(e);
             }
         }
-        rails.clear();
+        registry.clear();
     }
 
     /**
@@ -751,21 +394,7 @@ final class DeviceEngine implements Agent, RailTransport.FrameReceiver {
         shutdown();
     }
 
-    /**
-     * {@link #dataFramesReceived} from any thread: the engine counts with plain stores, this reads the last one it
-     * can see, never a torn value, at most a moment behind.
-     */
-    long dataFramesReceivedFromAnyThread() {
-        return (long) DATA_FRAMES_RECEIVED.getOpaque(this);
-    }
-
     DeviceStats stats() {
-        List<RailStats> rs = new ArrayList<>();
-        for (Rail r : List.copyOf(rails)) {
-            rs.add(r.stats());
-        }
-        return new DeviceStats(dataFramesSent, dataFramesReceived, ackFramesSent, ackFramesReceived,
-                creditFramesSent, nakFramesSent, retransmittedFrames, duplicateData, corruptFrames, malformedFrames,
-                staleFrames, inflightBytes, maxInflightBytes, internalErrors, rs);
+        return counters.snapshot(budget, rails);
     }
 }

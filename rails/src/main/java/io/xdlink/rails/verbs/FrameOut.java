@@ -44,8 +44,10 @@ final class FrameOut implements RailTransport.FrameRun {
     MemorySegment source;
     long sourceOffset;
     boolean sourceFailed;
-    /** Write only the head (header and trailer): the payload travels by reference. */
+    /** Write only the head (header and trailer): the payload travels apart, as the transport takes it. */
     boolean split;
+    /** The run offered is this one frame as it stands ({@link #beginOne}). */
+    private boolean one;
 
     /** The run being offered ({@link #beginRun}): frame 0's sequence, packet sequence, offset and flags. */
     private int runSeq;
@@ -93,6 +95,7 @@ final class FrameOut implements RailTransport.FrameRun {
         this.sourceFailed = false;
         this.source = null;
         this.split = false;
+        this.one = false;
         return this;
     }
 
@@ -109,12 +112,19 @@ final class FrameOut implements RailTransport.FrameRun {
         this.offset = offset;
         this.sourceOffset = requestOffset + offset;
         this.split = false;
+        this.one = false;
+    }
+
+    /** Makes the data frame described so far, its sequence set, a run of one, its payload sent apart. */
+    void beginOne() {
+        one = true;
+        split = true;
     }
 
     /**
      * Makes the data frame described so far, its sequence set, frame 0 of a run: the frames after it are
      * {@code stride} payload bytes apart, the request's last one possibly shorter, and frame {@code ackAt} alone
-     * asks for an acknowledgement. Its payload travels by reference.
+     * asks for an acknowledgement. Its payload travels apart from its head.
      */
     void beginRun(int stride, int ackAt) {
         runStride = stride;
@@ -125,10 +135,14 @@ final class FrameOut implements RailTransport.FrameRun {
         runSource = sourceOffset - offset;
         runFlags = flags & ~FrameFlags.ACK_REQUEST;
         split = true;
+        one = false;
     }
 
     @Override
     public boolean frame(int i) {
+        if (one) {
+            return i == 0;
+        }
         long at = runOffset + (long) i * runStride;
         seq = runSeq + i;
         psn = runPsn + i;

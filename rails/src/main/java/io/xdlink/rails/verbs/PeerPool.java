@@ -1,53 +1,37 @@
 package io.xdlink.rails.verbs;
 
 import io.xdlink.rails.frame.FrameFlags;
-import io.xdlink.rails.frame.FrameLayout;
 import io.xdlink.rails.frame.FrameView;
 import io.xdlink.rails.frame.NakReason;
 import io.xdlink.rails.frame.Opcode;
 import io.xdlink.rails.frame.RejectReason;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import io.xdlink.rails.frame.FrameEncoder;
 
 /**
- * All rails to one peer, working as one: striping of requests over them, the frames to resend (on any of them),
- * the peer's control frames to send, and the coalesced acknowledgement that speaks for every rail and queue pair at
- * once and travels on one rail.
+ * All rails to one peer, working as one. The pool schedules data over its rails (first the frames to resend, on any
+ * of them, then each rail's queue of blocks) and takes the peer's ACKs; the rest is each in a room of its own: which
+ * rails carry which frames ({@link StripePlanner}), the control frames waiting for a rail ({@link ControlOutbox}),
+ * and the coalesced acknowledgement that speaks for every rail and queue pair at once and travels on one rail
+ * ({@link AckCoalescer}).
  */
 final class PeerPool {
     final DeviceEngine engine;
     final UUID peer;
     final List<Rail> rails = new ArrayList<>();
     final RetransmitQueue retransmit = new RetransmitQueue();
-    private final ArrayDeque<Block> parked = new ArrayDeque<>();
-    private final ArrayDeque<Control> outbox = new ArrayDeque<>();
-    private final ArrayDeque<QpReceiver> dirty = new ArrayDeque<>();
-    private final Striper striper = new Striper();
-    private List<Rail> up = List.of();
-
-    private int dataSinceAck;
-    private long ackDueAt = Long.MAX_VALUE;
-    private boolean ackNow;
-    /**
-     * The sender asked for an ACK in this duty cycle. It goes out in the next cycle's send phase rather than at once,
-     * so an answer the application posts in between (a ping-pong's reply, a receive's next send) shares its flush:
-     * one system call and one wake-up for the peer instead of two on a rail such as TCP.
-     */
-    private boolean ackAsked;
-    /** The rail the last ACK went on: a DISCONNECT follows it there, so it cannot overtake it. */
-    private Rail ackVia;
-
-    /** A control frame waiting for a rail with control credit. */
-    private record Control(Opcode op, long connId, int a, int b, int c, int d, NakReason nak, RejectReason reject) {
-    }
+    private final StripePlanner planner;
+    private final ControlOutbox outbox;
+    private final AckCoalescer acks;
 
     PeerPool(DeviceEngine engine, UUID peer) {
         this.engine = engine;
         this.peer = peer;
+        this.planner = new StripePlanner(engine.settings.stripeMinBytes());
+        this.outbox = new ControlOutbox(engine.counters);
+        this.acks = new AckCoalescer(engine.settings, engine.counters);
     }
 
     // ---------------------------------------------------------------- rails
@@ -62,86 +46,30 @@ final class PeerPool {
 
     void detach(Rail rail) {
         rails.remove(rail);
-        refreshUp();
+        planner.refresh(rails);
     }
 
     void railUp(Rail rail) {
-        refreshUp();
-        while (!parked.isEmpty()) {
-            place(parked.poll());
-        }
+        planner.refresh(rails);
+        planner.placeParked();
     }
 
     void railDown(Rail rail) {
-        refreshUp();
-    }
-
-    private void refreshUp() {
-        List<Rail> u = new ArrayList<>();
-        for (Rail r : rails) {
-            if (r.isUp()) {
-                u.add(r);
-            }
-        }
-        up = u;
-        striper.weigh(u);
+        planner.refresh(rails);
     }
 
     boolean hasUpRail() {
-        return !up.isEmpty();
+        return !planner.up().isEmpty();
     }
 
     /** Takes every block queued on {@code rail} (failing) and gives its unsent frames to the others. */
     void takeBlocks(Rail rail) {
-        List<Block> moved = new ArrayList<>(rail.blocks);
-        rail.blocks.clear();
-        rail.queuedBytes = 0;
-        refreshUp();
-        for (Block b : moved) {
-            if (b.remaining() > 0) {
-                place(new Block(b.request, b.first + b.sent, b.remaining()));
-            }
-        }
+        planner.takeBlocks(rail, rails);
     }
-
-    private void place(Block b) {
-        Rail r = striper.leastLoaded(up);
-        if (r == null) {
-            parked.add(b);
-        } else {
-            r.blocks.add(b);
-            r.queuedBytes += b.remainingBytes();
-        }
-    }
-
-    // ---------------------------------------------------------------- striping
 
     /** Cuts a request into blocks on the pool's rails. */
     void plan(SendRequest w) {
-        if (up.isEmpty()) {
-            parked.add(new Block(w, 0, w.frames));
-            return;
-        }
-        if (w.length < engine.settings.stripeMinBytes() || up.size() == 1 || w.frames == 1) {
-            place(new Block(w, 0, w.frames));
-            return;
-        }
-        // Chunks of half the packet window, each striped over every rail, so all rails work inside the window.
-        int chunk = Math.max(1, w.qp.sender().peerPsnWindow / 2);
-        for (int first = 0; first < w.frames; first += chunk) {
-            int n = Math.min(chunk, w.frames - first);
-            int[] counts = striper.split(n);
-            int start = first;
-            for (int i = 0; i < counts.length; i++) {
-                if (counts[i] > 0) {
-                    Block b = new Block(w, start, counts[i]);
-                    Rail r = up.get(i);
-                    r.blocks.add(b);
-                    r.queuedBytes += b.remainingBytes();
-                    start += counts[i];
-                }
-            }
-        }
+        planner.plan(w);
     }
 
     // ---------------------------------------------------------------- data out
@@ -151,14 +79,14 @@ final class PeerPool {
         int sent = 0;
         while (sent < burst && rail.canSendData()) {
             if (!retransmit.isEmpty()) {
-                QueuePair qp = engine.qp(retransmit.qpn());
+                QueuePair qp = engine.qps.get(retransmit.qpn());
                 SendRequest w = qp == null || !qp.sender().sendable() ? null : qp.sender().live(retransmit.msn());
                 if (w == null || qp.sender().received(retransmit.psn())) {
                     retransmit.pop();
                     continue;
                 }
                 int len = retransmit.length();
-                if (!engine.budgetAllows(len)) {
+                if (!engine.budget.allows(len)) {
                     break;
                 }
                 fill(out, w, retransmit.psn(), retransmit.offset(), len,
@@ -167,7 +95,7 @@ final class PeerPool {
                     break;
                 }
                 retransmit.pop();
-                engine.retransmittedFrames++;
+                engine.counters.retransmittedFrames++;
                 sent++;
                 checkSource(out, w);
                 continue;
@@ -180,7 +108,7 @@ final class PeerPool {
             if (w.done || !w.qp.sender().sendable()) {
                 rail.blocks.poll();
                 rail.queuedBytes -= b.remainingBytes();
-                engine.queued(-b.remaining());
+                engine.budget.queued(-b.remaining());
                 continue;
             }
             int k = b.first + b.sent;
@@ -197,10 +125,10 @@ final class PeerPool {
                 psn = w.psnStart + k;
             }
             int len = w.frameLength(k);
-            if (!engine.budgetAllows(len)) {
+            if (!engine.budget.allows(len)) {
                 break;
             }
-            int flags = engine.queuedFrames() == 1 && retransmit.isEmpty() ? FrameFlags.ACK_REQUEST : 0;
+            int flags = engine.budget.queuedFrames() == 1 && retransmit.isEmpty() ? FrameFlags.ACK_REQUEST : 0;
             fill(out, w, psn, (long) k * w.payload, len, flags);
             if (!rail.sendData(out, now)) {
                 break;
@@ -225,7 +153,7 @@ final class PeerPool {
     private boolean sentFromBlock(Rail rail, FrameOut out, Block b, SendRequest w, int frames, long bytes) {
         b.sent += frames;
         rail.queuedBytes -= bytes;
-        engine.queued(-frames);
+        engine.budget.queued(-frames);
         if (b.remaining() == 0) {
             if (rail.blocks.peek() == b) {
                 rail.blocks.poll();
@@ -253,14 +181,14 @@ final class PeerPool {
             int k = b.first + b.sent;
             int psn = w.psnStart + k;
             int len = w.frameLength(k);
-            if (!sender.windowAllows(w, psn) || !engine.budgetAllows(len)) {
+            if (!sender.windowAllows(w, psn) || !engine.budget.allows(len)) {
                 break;
             }
-            long queued = engine.queuedFrames();
-            if (rail.byReference && w.local != null) {
+            long queued = engine.budget.queuedFrames();
+            if (w.local != null) {
                 // Every limit counted out at once: the frames they allow go to the transport in one offer.
                 int count = (int) Math.min(Math.min(Math.min(max - sent, b.remaining()), rail.dataRoom()),
-                        Math.min(sender.windowRoom(w, psn), engine.budgetRoom(w.payload)));
+                        Math.min(sender.windowRoom(w, psn), engine.budget.room(w.payload)));
                 if (count > 1) {
                     out.nextFrame(0, psn, (long) k * w.payload, len, w.offset);
                     // Frame i leaves queued - i frames queued: the one that leaves the last asks for the ACK.
@@ -338,122 +266,51 @@ final class PeerPool {
     void nak(int peerQpn, int msn, NakReason reason) {
         // As with a disconnect: what this side completed before the refused message goes first, or the peer would
         // flush requests whose bytes had in fact arrived (their ACK may be waiting for the next duty cycle).
-        if (!dirty.isEmpty()) {
-            ackNow = true;
-        }
-        outbox.add(new Control(Opcode.NAK, 0, peerQpn, msn, 0, 0, reason, null));
-        engine.nakFramesQueued++;
+        acks.dueBeforeControl();
+        outbox.add(new ControlFrame.Nak(peerQpn, msn, reason));
     }
 
     void connectRequest(long connId, int listener, int srcQpn, int maxMessages, int psnWindow) {
-        outbox.add(new Control(Opcode.CONNECT_REQUEST, connId, listener, srcQpn, maxMessages, psnWindow, null, null));
+        outbox.add(new ControlFrame.ConnectRequest(connId, listener, srcQpn, maxMessages, psnWindow));
     }
 
     void connectReply(long connId, int dstQpn, int srcQpn, int maxMessages, int psnWindow) {
-        outbox.add(new Control(Opcode.CONNECT_REPLY, connId, dstQpn, srcQpn, maxMessages, psnWindow, null, null));
+        outbox.add(new ControlFrame.ConnectReply(connId, dstQpn, srcQpn, maxMessages, psnWindow));
     }
 
     void connectReject(long connId, RejectReason reason) {
-        outbox.add(new Control(Opcode.CONNECT_REJECT, connId, 0, 0, 0, 0, null, reason));
+        outbox.add(new ControlFrame.ConnectReject(connId, reason));
     }
 
     void disconnect(int dstQpn, int srcQpn) {
         // What this side completed must reach the peer before the news that the queue pair is gone, or the peer
         // would flush requests whose bytes had in fact arrived.
-        if (!dirty.isEmpty()) {
-            ackNow = true;
-        }
-        outbox.add(new Control(Opcode.DISCONNECT, 0, dstQpn, srcQpn, 0, 0, null, null));
-    }
-
-    /** The rail control frames go on: the lowest-numbered rail that is up and has control credit. */
-    private Rail controlRail() {
-        for (Rail r : up) {
-            if (r.canSendControl()) {
-                return r;
-            }
-        }
-        return null;
+        acks.dueBeforeControl();
+        outbox.add(new ControlFrame.Disconnect(dstQpn, srcQpn));
     }
 
     /** Sends the coalesced ACK when due, then queued control frames (on the same rail, so in that order). */
     int sendControl(FrameOut out, long now) {
         int work = sendAckIfDue(out, now);
-        while (!outbox.isEmpty()) {
-            Control c = outbox.peek();
-            Rail r;
-            if ((c.op() == Opcode.DISCONNECT || c.op() == Opcode.NAK) && (ackNow || !dirty.isEmpty())) {
-                break; // the ACK goes first: the NAK or disconnect waits for it to be sent
-            }
-            if (c.op() == Opcode.DISCONNECT) {
-                // Behind the last ACK on its rail (frames on one rail arrive in order), unless that rail is gone.
-                r = ackVia != null && ackVia.isUp() && ackVia.pool == this ? ackVia : controlRail();
-                if (r == null || !r.canSendControl()) {
-                    break;
-                }
-            } else {
-                r = controlRail();
-                if (r == null) {
-                    break;
-                }
-            }
-            out.begin(c.op(), 0, 0);
-            switch (c.op()) {
-                case NAK -> {
-                    out.nakQpn = c.a();
-                    out.nakMsn = c.b();
-                    out.nakReason = c.nak();
-                }
-                case CONNECT_REQUEST, CONNECT_REPLY -> {
-                    out.connId = c.connId();
-                    out.connA = c.a();
-                    out.connSrc = c.b();
-                    out.connMaxMessages = c.c();
-                    out.connPsnWindow = c.d();
-                }
-                case CONNECT_REJECT -> {
-                    out.connId = c.connId();
-                    out.rejectReason = c.reject();
-                }
-                default -> {
-                    out.discDst = c.a();
-                    out.discSrc = c.b();
-                }
-            }
-            if (!r.sendControl(out, now)) {
-                break;
-            }
-            if (c.op() == Opcode.NAK) {
-                engine.nakFramesSent++;
-            }
-            outbox.poll();
-            work++;
+        if (!outbox.isEmpty()) {
+            work += outbox.send(out, now, acks.owed(), acks.via(), this, planner.up());
         }
         return work;
     }
 
     /** Sends the coalesced ACK if enough frames arrived, the sender asked, or the delay ran out. */
     int sendAckIfDue(FrameOut out, long now) {
-        if (ackNow || ((dataSinceAck > 0 || !dirty.isEmpty()) && now >= ackDueAt)) {
-            return sendAck(out, now);
-        }
-        return 0;
+        return acks.due(now) ? acks.send(out, now, planner.up()) : 0;
     }
 
     /** Sends the ACK owed for what arrived, due or not, for a device about to close. */
     int sendOwedAck(FrameOut out, long now) {
-        if (ackNow || dataSinceAck > 0 || !dirty.isEmpty()) {
-            return sendAck(out, now);
-        }
-        return 0;
+        return acks.unacknowledged() ? acks.send(out, now, planner.up()) : 0;
     }
 
-    /** A new duty cycle: an ACK asked for in the last one is due now (see {@link #ackAsked}). */
+    /** A new duty cycle: an ACK asked for in the last one is due now. */
     void cycleStarted() {
-        if (ackAsked) {
-            ackAsked = false;
-            ackNow = true;
-        }
+        acks.cycleStarted();
     }
 
     /** A data frame arrived: count it toward the next ACK, and send that ACK now if the sender asks. */
@@ -463,101 +320,37 @@ final class PeerPool {
 
     /** {@code frames} data frames arrived, one of them asking for an ACK at once if {@code ackRequest}. */
     void onDataReceived(int frames, boolean ackRequest, long now) {
-        dataSinceAck += frames;
-        int every = engine.settings.ackEveryFrames();
-        if (dataSinceAck >= 2 * every) {
-            ackNow = true;
-        } else if (ackRequest || dataSinceAck >= every) {
-            // Due at the next duty cycle's start, so it leaves in one write with whatever the host posts meanwhile
-            // (a ping-pong's answer) instead of in a write of its own that wakes the peer once more per message:
-            // a message of ack_every_frames and a little more would otherwise fill the count one frame before its
-            // end. A stream still gets an ACK within each duty cycle or every 2 * ack_every_frames frames.
-            ackAsked = true;
-        } else if (ackDueAt == Long.MAX_VALUE) {
-            ackDueAt = now + engine.settings.ackDelayNanos();
-            engine.armTimer(ackDueAt);
+        long at = acks.onData(frames, ackRequest, now);
+        if (at != Long.MAX_VALUE) {
+            engine.armTimer(at);
         }
     }
 
     void dirty(QpReceiver r) {
-        dirty.add(r);
-    }
-
-    private int sendAck(FrameOut out, long now) {
-        Rail via = controlRail();
-        if (via == null) {
-            return 0;
-        }
-        int rails = Math.min(up.size(), FrameLayout.MAX_ACK_RAILS);
-        int room = Math.min(FrameLayout.ackQpCapacity(FrameLayout.MAX_FRAME_BYTES, rails), out.aqQpn.length);
-        int qps = 0;
-        for (QpReceiver r : dirty) {
-            if (qps == room) {
-                break;
-            }
-            out.aqQpn[qps] = r.qp().peerQpn;
-            out.aqMsn[qps] = r.completedMsn();
-            out.aqPsn[qps] = r.expectedPsn();
-            qps++;
-        }
-        out.begin(Opcode.ACK, 0, FrameEncoder.ackPayload(rails, qps));
-        out.ackRails = rails;
-        out.ackQps = qps;
-        for (int i = 0; i < rails; i++) {
-            Rail r = up.get(i);
-            out.arRail[i] = r.peerNumber;
-            out.arEpoch[i] = r.epoch;
-            out.arPosition[i] = r.rxPosition();
-            out.arCredit[i] = r.rxPosition() + r.window;
-            out.arMap[i] = r.rxMap();
-        }
-        if (!via.sendControl(out, now)) {
-            return 0;
-        }
-        for (int i = 0; i < rails; i++) {
-            up.get(i).advertisedInAck();
-        }
-        for (int j = 0; j < qps; j++) {
-            dirty.poll().dirty = false;
-        }
-        engine.ackFramesSent++;
-        ackVia = via;
-        dataSinceAck = 0;
-        ackAsked = false;
-        ackNow = !dirty.isEmpty();
-        ackDueAt = Long.MAX_VALUE;
-        return 1;
+        acks.dirty(r);
     }
 
     /** When the pool next needs the clock (a delayed ACK). */
     long onTimer(long now) {
-        if (ackDueAt != Long.MAX_VALUE && now >= ackDueAt) {
-            ackNow = true;
-            return now + engine.settings.ackDelayNanos();
-        }
-        return ackDueAt;
+        return acks.onTimer(now);
     }
 
     // ---------------------------------------------------------------- control in
 
     void onAck(FrameView v, long now) {
-        engine.ackFramesReceived++;
+        engine.counters.ackFramesReceived++;
         for (int i = 0; i < v.ackRailCount(); i++) {
-            Rail r = engine.rail(v.ackRail(i));
+            Rail r = engine.registry.rail(v.ackRail(i));
             if (r != null && r.pool == this) {
                 r.onAckEntry(v.ackRailEpoch(i), v.ackPosition(i), v.ackCredit(i), v.ackMap(i), now);
             }
         }
         for (int j = 0; j < v.ackQpCount(); j++) {
-            QueuePair qp = engine.qp(v.ackQpn(j));
+            QueuePair qp = engine.qps.get(v.ackQpn(j));
             if (qp != null && qp.pool == this) {
                 qp.sender().onAck(v.ackMsn(j), v.ackPsn(j), now);
             }
         }
     }
 
-    /** Blocks and frames still to send, for tests and statistics. */
-    int parkedBlocks() {
-        return parked.size();
-    }
 }

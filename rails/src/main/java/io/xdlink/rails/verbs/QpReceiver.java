@@ -141,12 +141,12 @@ final class QpReceiver {
         int psn = v.psn();
         int dp = psn - expectedPsn;
         if (dm < 0 || dp < 0 || (dp < psnWindow && bit(psn))) {
-            engine.duplicateData++;
+            engine.counters.duplicateData++;
             markDirty(pool);
             return;
         }
         if (dm >= maxMessages || dp >= psnWindow) {
-            engine.malformedFrames++;
+            engine.counters.malformedFrames++;
             return;
         }
         int slot = msn & tableMask;
@@ -214,7 +214,7 @@ final class QpReceiver {
         boolean inOrder = psn == expectedPsn;
         if (place(op, msn, slot, psn, v.payloadSegment(), v.payloadOffset(), target, at, len, pool, now) != REFUSED
                 && inOrder && op == Opcode.WRITE && target != null) {
-            engine.runCandidate = this; // its next frame may take the short way (ReceiveRun)
+            engine.dispatch.runCandidate(this); // its next frame may take the short way (ReceiveRun)
         }
     }
 
@@ -337,7 +337,7 @@ final class QpReceiver {
     }
 
     private void receiverNotReady(PeerPool pool, int msn, long now) {
-        engine.rnrEvents++;
+        engine.counters.rnrEvents++;
         if (msn != rnrNakMsn || now - rnrNakAt >= engine.settings.rnrTimerNanos()) {
             rnrNakMsn = msn;
             rnrNakAt = now;

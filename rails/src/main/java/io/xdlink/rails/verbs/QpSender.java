@@ -74,7 +74,7 @@ final class QpSender {
     }
 
     private void plan(SendRequest w) {
-        engine.queued(w.frames);
+        engine.budget.queued(w.frames);
         qp.pool.plan(w);
     }
 

@@ -13,7 +13,17 @@ import java.util.UUID;
 
 /**
  * One rail's reliability: its sequence and credits in both directions, what it has sent and not settled, its
- * timers, and its handshake. Engine thread only.
+ * timers, and its handshake. Engine thread only. The parts with one job each have rooms of their own: the
+ * {@link ReceiveWindow}, the {@link Handshake}, the {@link RttEstimator}, the {@link SendCredit} the peer granted,
+ * the {@link UnsequencedBudget}, the {@link RailSendLog}, the {@link LossDetector} that settles and loses what the
+ * log holds, and the {@link ProgressWatch} that probes and judges silence. The rail reports to its engine only
+ * through {@link RailEvents}.
+ *
+ * <p>Why it is still over 400 lines: what is left is the one place where those parts meet, and each of its
+ * remaining methods moves several of them at once (a frame sent advances the credit, books the log, tells the
+ * receive window its position went out and may count as progress; a HELLO agreed resets all of them; the timer
+ * reads all of them). Split further, those methods would have to write one another's fields, which is what the
+ * rooms are there to end.
  *
  * <p>Sending: a sequenced frame may go while its sequence is below the peer's credit position less what is
  * reserved (data stops {@code controlReserve + UNSEQUENCED_BUDGET} short of it, control frames
@@ -31,13 +41,9 @@ final class Rail {
     static final int UNSEQUENCED_BUDGET = 4;
     /** A frame this far below the newest one seen, and not seen itself, is lost rather than late. */
     static final int REORDER_THRESHOLD = 3;
-    private static final int MAX_BACKOFF = 6;
-    private static final int NEW = 0;
-    private static final int LATE = 1;
-    private static final int DUPLICATE = 2;
-    private static final int OUT_OF_WINDOW = 3;
 
-    final DeviceEngine engine;
+    private final RailEvents events;
+    private final RailsSettings settings;
     final RailTransport transport;
     final RailInfo info;
     final int number;
@@ -47,61 +53,39 @@ final class Rail {
     final boolean lossy;
     /** Whether frames received on this rail have their CRC checked (not on a transport that delivers intact). */
     final boolean checksCrc;
-    /** The transport carries payloads by reference: data frames are offered in two parts, payload uncopied. */
-    final boolean byReference;
     final RailSendLog log = new RailSendLog();
     final ArrayDeque<Block> blocks = new ArrayDeque<>();
     long queuedBytes;
+    private final ReceiveWindow rx;
+    private final Handshake hello;
+    private final RttEstimator rtt = new RttEstimator();
+    private final SendCredit credit = new SendCredit();
+    private final UnsequencedBudget unseq = new UnsequencedBudget();
+    private final ProgressWatch watch = new ProgressWatch();
+    private final LossDetector loss;
 
     PeerPool pool;
-    UUID peer;
-    int peerNumber;
     State state = State.HANDSHAKE;
-    int epoch;
-    int proposed;
 
-    private int nextSeq;
-    private int peerCredit;
-    private int peerWindow;
-    private int controlReserve;
     private int ackedPosition;
-    private int unseqSent;
-    private int unseqConfirmed;
-    private long lastUnseqAt;
-    private int rtoBackoff;
-    private long srtt;
-    private long rttvar;
-    private long lastProgressAt;
-    private int probeBackoff;
-    private long lastProbeAt;
-
-    private int rxPosition;
-    private long rxMap;
-    private int advertised;
-    private int unseqReceived;
-    private long staleSince = Long.MAX_VALUE;
 
     private boolean creditReplyDue;
     private boolean creditLazyDue;
-    private boolean probeDue;
-    private boolean helloReplyDue;
-    private long lastHelloAt = Long.MIN_VALUE;
 
     long framesSent;
     long framesReceived;
     long dataFramesSent;
     long dataFramesReceived;
-    long lostFrames;
     long duplicateFrames;
     long failovers;
     long rejoins;
 
-    Rail(DeviceEngine engine, RailTransport transport, int number, int initialEpoch) {
-        this.engine = engine;
+    Rail(RailEvents events, RailsSettings s, UUID self, RailTransport transport, int number, int initialEpoch) {
+        this.events = events;
+        this.settings = s;
         this.transport = transport;
         this.info = transport.info();
         this.number = number;
-        RailsSettings s = engine.settings;
         this.window = s.railWindowFrames();
         this.payloadChecked = switch (s.frameCrc()) {
             case "full" -> true;
@@ -111,27 +95,29 @@ final class Rail {
         this.lossy = info.lossy();
         // A transport that hands frames over intact cannot have damaged one: recomputing each frame's CRC would
         // only cost time, unless the CRC was asked for in full.
-        this.checksCrc = !transport.deliversIntact() || "full".equals(s.frameCrc());
-        this.byReference = transport.carriesPayloadByReference();
-        this.epoch = initialEpoch & 0xFF;
-        this.proposed = this.epoch;
+        this.checksCrc = !info.intact() || "full".equals(s.frameCrc());
+        this.rx = new ReceiveWindow(window);
+        this.hello = new Handshake(self, initialEpoch);
+        this.loss = new LossDetector(this, rtt, events);
     }
 
     boolean isUp() {
         return state == State.UP;
     }
 
-    /** Credits left: sequences the peer's ring still has room for. */
-    int credits() {
-        return peerCredit - nextSeq;
+    /** The epoch agreed in the handshake: every frame but a HELLO carries it. */
+    int epoch() {
+        return hello.epoch();
     }
 
-    int peerWindow() {
-        return peerWindow;
+
+    /** Credits left: sequences the peer's ring still has room for. */
+    int credits() {
+        return credit.credits();
     }
 
     boolean canSendData() {
-        return state == State.UP && credits() > controlReserve + UNSEQUENCED_BUDGET && log.hasRoom();
+        return state == State.UP && credit.allowsData() && log.hasRoom();
     }
 
     /** Data frames {@link #canSendData()} would let go one after another now. */
@@ -139,28 +125,21 @@ final class Rail {
         if (state != State.UP) {
             return 0;
         }
-        return Math.max(0, Math.min(credits() - controlReserve - UNSEQUENCED_BUDGET, log.room()));
+        return Math.max(0, Math.min(credit.dataRoom(), log.room()));
     }
 
     boolean canSendControl() {
-        return state == State.UP && credits() > UNSEQUENCED_BUDGET && log.hasRoom();
+        return state == State.UP && credit.allowsControl() && log.hasRoom();
     }
 
     private boolean canSendUnsequenced(long now) {
-        if (unseqSent - unseqConfirmed < UNSEQUENCED_BUDGET) {
-            return true;
-        }
         // Unconfirmed for a quarter of the rail timeout: lost, or stuck in a ring nobody polls. Written off.
-        if (now - lastUnseqAt >= engine.settings.railTimeoutNanos() / 4) {
-            unseqConfirmed = unseqSent;
-            return true;
-        }
-        return false;
+        return unseq.allows(now, settings.railTimeoutNanos() / 4);
     }
 
     /** The peer's advertised position is behind what this rail has sent. */
     private boolean lagging() {
-        return nextSeq - (peerCredit - peerWindow) > 0;
+        return credit.lagging();
     }
 
     // ---------------------------------------------------------------- receiving
@@ -171,26 +150,21 @@ final class Rail {
     }
 
     /** As {@link #onHeader(FrameView, long)}, given the header's credit and echo. */
-    void onHeader(int credit, int echo, long now) {
+    void onHeader(int grant, int echo, long now) {
         framesReceived++;
-        raiseCredit(credit, now);
-        int outstanding = (unseqSent - echo) & 0xFFFF;
-        if (outstanding < unseqSent - unseqConfirmed) {
-            unseqConfirmed = unseqSent - outstanding;
-        }
+        raiseCredit(grant, now);
+        unseq.onEcho(echo);
     }
 
-    private void raiseCredit(int credit, long now) {
-        if (credit - peerCredit > 0 && credit - (nextSeq + peerWindow) <= 0) {
-            peerCredit = credit;
-            lastProgressAt = now;
-            probeBackoff = 0;
+    private void raiseCredit(int grant, long now) {
+        if (credit.raise(grant)) {
+            watch.creditRaised(now);
         }
     }
 
     /** Whether {@code seq} is the very sequence this rail expects next (so {@link #acceptSequenced} takes it). */
     boolean expectsNext(int seq) {
-        return seq == rxPosition && window > 0;
+        return rx.expectsNext(seq);
     }
 
     /**
@@ -200,8 +174,8 @@ final class Rail {
      *         frame already seen or a sequence the peer had no credit for
      */
     boolean acceptSequenced(int seq, long now) {
-        int verdict = book(seq);
-        if (verdict == DUPLICATE || verdict == OUT_OF_WINDOW) {
+        int verdict = rx.book(seq);
+        if (verdict == ReceiveWindow.DUPLICATE || verdict == ReceiveWindow.OUT_OF_WINDOW) {
             duplicateFrames++;
             return false;
         }
@@ -214,30 +188,8 @@ final class Rail {
      * of {@link #acceptSequenced} would: each is new.
      */
     void acceptRun(int n, long now) {
-        rxMap = n >= 64 ? -1L : (rxMap << n) | ((1L << n) - 1);
-        rxPosition += n;
+        rx.acceptRun(n);
         noteStale(now);
-    }
-
-    private int book(int seq) {
-        int d = seq - rxPosition;
-        if (d >= 0) {
-            if (d >= window) {
-                return OUT_OF_WINDOW;
-            }
-            rxMap = d >= 63 ? 1 : (rxMap << (d + 1)) | 1;
-            rxPosition = seq + 1;
-            return NEW;
-        }
-        int k = -d - 1;
-        if (k < 64) {
-            long bit = 1L << k;
-            if ((rxMap & bit) != 0) {
-                return DUPLICATE;
-            }
-            rxMap |= bit;
-        }
-        return LATE;
     }
 
     /**
@@ -247,26 +199,18 @@ final class Rail {
      * answers cannot make the peer's stale in turn.)
      */
     private void noteStale(long now) {
-        if (staleSince == Long.MAX_VALUE) {
-            staleSince = now;
-            engine.armTimer(now + engine.settings.retransmitNanos());
+        if (rx.markStale(now)) {
+            events.armTimer(now + settings.retransmitNanos());
         }
-        if (rxPosition - advertised >= window / 2) {
+        if (rx.halfUntold()) {
             creditLazyDue = true;
         }
     }
 
     /** A CREDIT: the peer's unsequenced count, its next sequence (a lost tail is refunded), maybe a probe. */
     void onCredit(FrameView v, long now) {
-        int id = v.seq();
-        if (id - unseqReceived > 0) {
-            unseqReceived = id;
-        }
-        int next = v.nextSeq();
-        int d = next - rxPosition;
-        if (d > 0 && d <= window) {
-            rxMap = d >= 64 ? 0 : rxMap << d;
-            rxPosition = next;
+        unseq.onReceived(v.seq());
+        if (rx.skipTo(v.nextSeq())) {
             noteStale(now);
         }
         if (v.hasFlag(FrameFlags.ACK_REQUEST)) {
@@ -275,110 +219,31 @@ final class Rail {
     }
 
     /** One line of an ACK about this rail: settle what arrived, lose what did not. */
-    void onAckEntry(int ackEpoch, int position, int credit, long map, long now) {
-        if (state != State.UP || ackEpoch != epoch || position - nextSeq > 0) {
+    void onAckEntry(int ackEpoch, int position, int grant, long map, long now) {
+        if (state != State.UP || ackEpoch != hello.epoch() || credit.beyondSent(position)) {
             return;
         }
-        raiseCredit(credit, now);
+        raiseCredit(grant, now);
         if (position - ackedPosition < 0) {
             return;
         }
         ackedPosition = position;
-        if (!lossy && seenAll(position - log.low(), map)) {
-            // The common case on a rail that neither loses nor reorders: everything below the position arrived,
-            // settled in one pass over the log.
-            if (log.settleBelow(position) > 0) {
-                engine.deliveredBytes(log.lastSettledBytes());
-                sampleRtt(now - log.lastSettledSentAt());
-                rtoBackoff = 0;
-                lastProgressAt = now;
-            }
-            return;
-        }
-        boolean settled = false;
-        long newestSentAt = Long.MIN_VALUE;
-        for (int s = log.low(); s - position < 0; s++) {
-            if (!log.isData(s)) {
-                continue;
-            }
-            int k = position - 1 - s;
-            if ((k < 64 && ((map >>> k) & 1) != 0) || (!lossy && k >= 64)) {
-                // Seen by the peer; on a rail that cannot lose, whatever lies below the map arrived too.
-                newestSentAt = log.sentAt(s);
-                engine.delivered(this, s);
-                settled = true;
-            } else if (lossy && k >= REORDER_THRESHOLD) {
-                lose(s);
-                settled = true;
-            }
-        }
-        if (newestSentAt != Long.MIN_VALUE) {
-            sampleRtt(now - newestSentAt);
-        }
-        if (settled) {
-            rtoBackoff = 0;
-            lastProgressAt = now;
+        if (loss.onAck(position, map, now)) {
+            watch.progressed(now);
         }
     }
 
-    /** True when the map says the peer saw each of the {@code span} sequences below the position it acknowledged. */
-    private static boolean seenAll(int span, long map) {
-        if (span <= 0) {
-            return span == 0;
-        }
-        long need = span >= 64 ? -1L : (1L << span) - 1;
-        return (map & need) == need;
-    }
-
-    /** Smoothed round trip and its variation, as TCP keeps them (RFC 6298); every sequence is sent once. */
-    private void sampleRtt(long rtt) {
-        if (srtt == 0) {
-            srtt = Math.max(1, rtt);
-            rttvar = rtt / 2;
-        } else {
-            rttvar = (3 * rttvar + Math.abs(srtt - rtt)) / 4;
-            srtt = Math.max(1, (7 * srtt + rtt) / 8);
-        }
-    }
-
-    /**
-     * The retransmission timeout: the parameter, or the smoothed round trip plus four variations when the rail is
-     * slower than that (a loaded host, a long cable), so a late ACK is not taken for a loss.
-     */
+    /** The retransmission timeout: see {@link RttEstimator#rto}. */
     long rto() {
-        return Math.max(engine.settings.retransmitNanos(), srtt + 4 * rttvar);
-    }
-
-    private void lose(int seq) {
-        lostFrames++;
-        pool.retransmit.add(log.qpn(seq), log.msn(seq), log.psn(seq), log.offset(seq), log.length(seq), false);
-        engine.settled(this, seq);
+        return rtt.rto(settings.retransmitNanos());
     }
 
     /** A HELLO: agree on an epoch and (re)start the rail, or answer a peer that missed our answer. */
     void onHello(FrameView v, long now) {
         framesReceived++;
-        int e = v.epoch();
-        UUID device = v.helloDevice();
-        if (v.hasFlag(FrameFlags.REPLY)) {
-            if (state != State.UP && e == proposed && device.equals(peerOr(device))) {
-                establish(e, v, now);
-            }
-            return;
+        if (hello.onHello(v.hasFlag(FrameFlags.REPLY), v.epoch(), v.helloDevice(), state == State.UP)) {
+            establish(v.epoch(), v, now);
         }
-        if (state == State.UP && e == epoch && device.equals(peer)) {
-            helloReplyDue = true;
-            return;
-        }
-        if (state != State.UP && e != proposed && engine.id.compareTo(device) < 0) {
-            return; // both sides are proposing: the smaller identity's epoch wins, and ours is it
-        }
-        establish(e, v, now);
-        helloReplyDue = true;
-    }
-
-    private UUID peerOr(UUID other) {
-        return peer == null ? other : peer;
     }
 
     private void establish(int e, FrameView v, long now) {
@@ -386,46 +251,30 @@ final class Rail {
             releaseAll();
         }
         UUID device = v.helloDevice();
-        if (peer != null && !peer.equals(device)) {
-            engine.detach(this);
+        if (hello.otherPeer(device)) {
+            events.peerChanged(this);
         }
-        peer = device;
-        peerNumber = v.helloRail();
-        peerWindow = v.helloWindow();
-        controlReserve = engine.settings.controlReserveFor(peerWindow);
-        epoch = e;
-        proposed = e;
-        nextSeq = 0;
-        peerCredit = peerWindow;
+        hello.agree(e, device, v.helloRail());
+        int peerWindow = v.helloWindow();
+        credit.reset(peerWindow, settings.controlReserveFor(peerWindow));
         ackedPosition = 0;
         log.reset(peerWindow);
-        rxPosition = 0;
-        rxMap = 0;
-        advertised = 0;
-        staleSince = Long.MAX_VALUE;
-        rtoBackoff = 0;
-        probeBackoff = 0;
-        lastProgressAt = now;
+        rx.reset();
+        loss.reset();
+        watch.restart(now);
         creditLazyDue = false;
-        probeDue = false;
         boolean wasDown = state == State.DOWN;
         state = State.UP;
         if (wasDown) {
             rejoins++;
         }
-        engine.railUp(this, device);
+        events.up(this, device);
     }
 
     /** Hands every unsettled data frame and every queued block back to the pool, to go on other rails. */
     private void releaseAll() {
-        for (int s = log.low(); s != log.high(); s++) {
-            if (log.isData(s)) {
-                lose(s);
-            }
-        }
-        if (pool != null) {
-            pool.takeBlocks(this);
-        }
+        loss.loseAll();
+        events.released(this);
     }
 
     /** Stops using the rail: failed over now, probed with HELLO until it answers ({@code DOWN}), or gone. */
@@ -436,70 +285,55 @@ final class Rail {
         boolean wasUp = state == State.UP;
         // Out of the pool first, so what it hands back goes to the other rails, not to itself.
         state = to;
-        if (wasUp && pool != null) {
-            pool.railDown(this);
+        if (wasUp) {
+            events.down(this);
         }
         releaseAll();
         if (wasUp) {
             failovers++;
         }
-        proposed = (epoch + 1) & 0xFF;
-        lastHelloAt = Long.MIN_VALUE;
-        creditReplyDue = creditLazyDue = probeDue = helloReplyDue = false;
+        hello.restart();
+        creditReplyDue = creditLazyDue = false;
+        watch.probeDone();
     }
 
     // ---------------------------------------------------------------- timers
 
     /** The engine was not running for {@code gap}: that time does not count as the peer's silence. */
     void paused(long gap) {
-        lastProgressAt += gap;
-        lastProbeAt += gap;
+        watch.paused(gap);
     }
 
     /** Runs what is due and returns when this rail next needs the clock. */
     long onTimer(long now) {
-        RailsSettings s = engine.settings;
+        RailsSettings s = settings;
         if (state == State.CLOSED) {
             return Long.MAX_VALUE;
         }
         if (state != State.UP) {
-            long due = lastHelloAt == Long.MIN_VALUE ? now : lastHelloAt + helloInterval();
-            return Math.max(due, now + 1);
+            return Math.max(hello.nextProposalAt(now, helloInterval()), now + 1);
         }
         long next = Long.MAX_VALUE;
         long base = rto();
         if (lossy && log.unsettled() > 0) {
-            long rto = base << Math.min(rtoBackoff, MAX_BACKOFF);
-            if (now - log.oldestSentAt() >= rto) {
-                long cutoff = now - rto;
-                for (int q = log.low(); q != log.high() && log.sentAt(q) <= cutoff; q++) {
-                    if (log.isData(q)) {
-                        lose(q);
-                    }
-                }
-                rtoBackoff++;
-                probeDue = true;
+            if (loss.expire(now, base)) {
+                watch.probe();
             }
             if (log.unsettled() > 0) {
-                next = Math.min(next, log.oldestSentAt() + (base << Math.min(rtoBackoff, MAX_BACKOFF)));
+                next = Math.min(next, loss.nextExpiry(base));
             }
         }
         if (lagging()) {
-            if (now - lastProgressAt >= s.railTimeoutNanos()) {
-                engine.railSilent(this);
+            if (watch.silent(now, s.railTimeoutNanos())) {
+                // No progress for the rail timeout: fail it over and probe it until it answers.
+                fail(State.DOWN);
                 return now + 1;
             }
-            long due = Math.max(lastProgressAt, lastProbeAt) + (base << Math.min(probeBackoff, MAX_BACKOFF));
-            if (now >= due) {
-                probeDue = true;
-                lastProbeAt = now;
-                probeBackoff++;
-                due = now + (base << Math.min(probeBackoff, MAX_BACKOFF));
-            }
-            next = Math.min(next, Math.min(due, lastProgressAt + s.railTimeoutNanos()));
+            long due = watch.probeDeadline(now, base);
+            next = Math.min(next, Math.min(due, watch.silentAt(s.railTimeoutNanos())));
         }
-        if (staleSince != Long.MAX_VALUE) {
-            long due = staleSince + base;
+        if (rx.staleSince() != Long.MAX_VALUE) {
+            long due = rx.staleSince() + base;
             if (now >= due) {
                 creditLazyDue = true;
             } else {
@@ -510,30 +344,30 @@ final class Rail {
     }
 
     private long helloInterval() {
-        RailsSettings s = engine.settings;
-        return Math.max(1, Math.min(s.railTimeoutNanos(), 4 * rto()));
+        return Math.max(1, Math.min(settings.railTimeoutNanos(), 4 * rto()));
     }
 
     // ---------------------------------------------------------------- sending
 
-    private void common(FrameOut out, int frameEpoch, int seq, int credit) {
+    private void common(FrameOut out, int frameEpoch, int seq, int grant) {
         out.epoch = frameEpoch;
         out.seq = seq;
-        out.credit = credit;
-        out.echo = unseqReceived & 0xFFFF;
+        out.credit = grant;
+        out.echo = unseq.echo();
     }
 
     private boolean offer(FrameOut out, long now) {
         boolean ok;
         try {
-            if (byReference && out.op.isData() && out.payloadLength > 0 && out.source != null) {
-                out.split = true;
-                ok = transport.offer(out.headLength(), out, out.source, out.sourceOffset, out.payloadLength);
+            if (out.op.isData() && out.payloadLength > 0 && out.source != null) {
+                // A data frame with a payload in registered memory: a run of one, on the transport's one fast path.
+                out.beginOne();
+                ok = transport.offerRun(out.headLength(), out, out.source, 1) == 1;
             } else {
                 ok = transport.offer(out.length(), out);
             }
         } catch (RailClosedException e) {
-            engine.railClosed(this, e);
+            events.closed(this, e);
             return false;
         }
         if (ok) {
@@ -546,8 +380,7 @@ final class Rail {
     private void offered(int frames) {
         framesSent += frames;
         if (state == State.UP) {
-            advertised = rxPosition;
-            staleSince = Long.MAX_VALUE;
+            rx.advertised();
             creditLazyDue = false;
         }
     }
@@ -557,18 +390,18 @@ final class Rail {
         if (!payloadChecked) {
             out.flags |= FrameFlags.PAYLOAD_UNCHECKED;
         }
-        common(out, epoch, nextSeq, rxPosition + window);
+        common(out, hello.epoch(), credit.nextSeq(), rx.credit());
         boolean wasIdle = !lagging() && log.unsettled() == 0;
         if (!offer(out, now)) {
             return false;
         }
         if (wasIdle) {
-            lastProgressAt = now;
+            watch.progressed(now);
         }
         log.recordData(out.localQpn, out.msn, out.psn, out.offset, out.payloadLength, now);
-        nextSeq++;
+        credit.advance(1);
         dataFramesSent++;
-        engine.sentData(this, out.payloadLength, now);
+        sentData(1, out.payloadLength, now);
         return true;
     }
 
@@ -576,7 +409,7 @@ final class Rail {
      * Sends up to {@code count} data frames of one request as a run, in one offer to the transport: frame 0 is the
      * one {@code out} describes (as for {@link #sendData}), the others follow it {@code stride} payload bytes apart,
      * and frame {@code ackAt} asks for an acknowledgement. Each frame is booked as {@link #sendData} books one. The
-     * caller checked {@link #dataRoom()} and that this rail carries payloads by reference; {@code out} is left
+     * caller checked {@link #dataRoom()} and that the request's payload is in registered memory; {@code out} is left
      * describing the last frame sent.
      *
      * @return frames sent
@@ -585,7 +418,7 @@ final class Rail {
         if (!payloadChecked) {
             out.flags |= FrameFlags.PAYLOAD_UNCHECKED;
         }
-        common(out, epoch, nextSeq, rxPosition + window);
+        common(out, hello.epoch(), credit.nextSeq(), rx.credit());
         out.beginRun(stride, ackAt);
         boolean wasIdle = !lagging() && log.unsettled() == 0;
         int sent;
@@ -593,7 +426,7 @@ final class Rail {
             sent = transport.offerRun(out.headLength(), out, out.source, count);
         } catch (RailClosedException e) {
             // Frames it took before failing are covered still by their block, which the closing hands on.
-            engine.railClosed(this, e);
+            events.closed(this, e);
             return 0;
         }
         if (sent == 0) {
@@ -601,30 +434,39 @@ final class Rail {
         }
         offered(sent);
         if (wasIdle) {
-            lastProgressAt = now;
+            watch.progressed(now);
         }
         out.frame(0);
         long bytes = log.recordDataRun(out.localQpn, out.msn, out.psn, out.offset, stride, out.total, sent, now);
         out.frame(sent - 1);
-        nextSeq += sent;
+        credit.advance(sent);
         dataFramesSent += sent;
-        engine.sentData(this, sent, bytes, now);
+        sentData(sent, bytes, now);
         return sent;
+    }
+
+    /** {@code frames} data frames of {@code bytes} in all went out and are in the log. */
+    private void sentData(int frames, long bytes, long now) {
+        events.dataSent(frames, bytes);
+        if (log.unsettled() == frames) {
+            // The log was empty before them: the retransmission timer starts with them.
+            events.armTimer(now + settings.retransmitNanos());
+        }
     }
 
     /** Sends the sequenced control frame {@code out} describes; the caller checked {@link #canSendControl()}. */
     boolean sendControl(FrameOut out, long now) {
-        common(out, epoch, nextSeq, rxPosition + window);
+        common(out, hello.epoch(), credit.nextSeq(), rx.credit());
         boolean wasIdle = !lagging() && log.unsettled() == 0;
         if (!offer(out, now)) {
             return false;
         }
         if (wasIdle) {
-            lastProgressAt = now;
-            engine.armTimer(now + engine.settings.retransmitNanos());
+            watch.progressed(now);
+            events.armTimer(now + settings.retransmitNanos());
         }
         log.recordControl();
-        nextSeq++;
+        credit.advance(1);
         return true;
     }
 
@@ -633,81 +475,89 @@ final class Rail {
         if (state == State.CLOSED) {
             return 0;
         }
-        if (state != State.UP || helloReplyDue) {
+        if (state != State.UP || hello.replyDue()) {
             return sendHelloIfDue(out, now);
         }
-        if (!(creditReplyDue || creditLazyDue || probeDue) || !canSendUnsequenced(now)) {
+        if (!(creditReplyDue || creditLazyDue || watch.probeDue()) || !canSendUnsequenced(now)) {
             return 0;
         }
-        boolean probe = probeDue && lagging();
+        boolean probe = watch.probeDue() && lagging();
         out.begin(Opcode.CREDIT, probe ? FrameFlags.ACK_REQUEST : 0, 0);
-        out.nextSeq = nextSeq;
-        common(out, epoch, unseqSent + 1, rxPosition + window);
+        out.nextSeq = credit.nextSeq();
+        common(out, hello.epoch(), unseq.nextId(), rx.credit());
         if (!offer(out, now)) {
             return 0;
         }
-        unseqSent++;
-        lastUnseqAt = now;
+        unseq.creditSent(now);
         creditReplyDue = false;
-        probeDue = false;
+        watch.probeDone();
         return 1;
     }
 
     private int sendHelloIfDue(FrameOut out, long now) {
-        boolean reply = helloReplyDue && state == State.UP;
-        if (!reply && (state == State.UP || (lastHelloAt != Long.MIN_VALUE && now - lastHelloAt < helloInterval()))) {
+        Handshake.Hello kind = hello.due(state == State.UP, now, helloInterval());
+        if (kind == Handshake.Hello.NONE) {
             return 0;
         }
-        out.begin(Opcode.HELLO, reply ? FrameFlags.REPLY : 0, 0);
-        out.helloDevice = engine.id;
+        out.begin(Opcode.HELLO, kind == Handshake.Hello.REPLY ? FrameFlags.REPLY : 0, 0);
+        out.helloDevice = hello.self();
         out.helloRail = number;
-        out.helloFrameBytes = engine.settings.frameBytes();
+        out.helloFrameBytes = settings.frameBytes();
         out.helloWindow = window;
-        common(out, reply ? epoch : proposed, unseqSent + 1, window);
+        common(out, hello.epochOf(kind), unseq.nextId(), window);
         if (!offer(out, now)) {
             return 0;
         }
-        unseqSent++;
-        if (reply) {
-            helloReplyDue = false;
-        } else {
-            lastHelloAt = now;
-            engine.armTimer(now + helloInterval());
+        unseq.helloSent();
+        hello.sent(kind, now);
+        if (kind == Handshake.Hello.PROPOSAL) {
+            events.armTimer(now + helloInterval());
         }
         return 1;
     }
 
     /** Any part of the duty cycle wants this rail to send an unsequenced frame now. */
     boolean wantsUnsequenced() {
-        return helloReplyDue || creditReplyDue || creditLazyDue || probeDue || state == State.HANDSHAKE
+        return hello.replyDue() || creditReplyDue || creditLazyDue || watch.probeDue() || state == State.HANDSHAKE
                 || state == State.DOWN;
     }
 
     // ---------------------------------------------------------------- ACK contents
 
     int rxPosition() {
-        return rxPosition;
+        return rx.position();
     }
 
     long rxMap() {
-        return rxMap;
+        return rx.map();
+    }
+
+    /**
+     * Writes this rail's line of an ACK as entry {@code i} of {@code out}: the rail by the number the peer gave it,
+     * its epoch, its receive position and map, and the credit it grants.
+     */
+    void ackEntry(FrameOut out, int i) {
+        out.arRail[i] = hello.peerNumber();
+        out.arEpoch[i] = hello.epoch();
+        out.arPosition[i] = rx.position();
+        out.arCredit[i] = rx.credit();
+        out.arMap[i] = rx.map();
     }
 
     /** After an ACK carried this rail's position and credit. */
     void advertisedInAck() {
-        advertised = rxPosition;
-        staleSince = Long.MAX_VALUE;
+        rx.advertised();
         creditLazyDue = false;
     }
 
     RailStats stats() {
-        return new RailStats(number, info.name(), info.linkId(), state.name(), epoch, credits(), peerWindow,
-                framesSent, framesReceived, dataFramesSent, dataFramesReceived, lostFrames, duplicateFrames,
-                failovers, rejoins, log.unsettled());
+        return new RailStats(number, info.name(), info.linkId(), state.name(), hello.epoch(), credits(),
+                credit.peerWindow(), framesSent, framesReceived, dataFramesSent, dataFramesReceived, loss.lostFrames(),
+                duplicateFrames, failovers, rejoins, log.unsettled());
     }
 
     @Override
     public String toString() {
-        return "Rail[" + number + " " + info.name() + " " + state + " epoch " + epoch + "]";
+        return "Rail[" + number + " " + info.name() + " " + state + " epoch " + hello.epoch() + "]";
     }
 }

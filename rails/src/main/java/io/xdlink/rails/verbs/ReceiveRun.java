@@ -22,7 +22,7 @@ final class ReceiveRun {
     /** The flags byte within the common header's first word. */
     private static final long FLAGS = 0xFFL << 40;
 
-    private final DeviceEngine engine;
+    private final EngineCounters counters;
     /** The queue pair the run places into; null when there is no run. */
     private QpReceiver receiver;
     private Rail rail;
@@ -41,8 +41,8 @@ final class ReceiveRun {
     private boolean ackRequested;
     private long lastNow;
 
-    ReceiveRun(DeviceEngine engine) {
-        this.engine = engine;
+    ReceiveRun(EngineCounters counters) {
+        this.counters = counters;
     }
 
     /** Ends the run, booking the frames it placed. */
@@ -60,8 +60,8 @@ final class ReceiveRun {
         Rail r = rail;
         r.acceptRun(n, lastNow);
         r.dataFramesReceived += n;
-        engine.dataFramesReceived += n;
-        engine.runFrames += n;
+        counters.dataFramesReceived += n;
+        counters.runFrames += n;
         r.pool.onDataReceived(n, ackRequested, lastNow);
         ackRequested = false;
     }
@@ -165,7 +165,7 @@ final class ReceiveRun {
                 || !r.continues(psn, msn, pool)) {
             return false;
         }
-        // From here on the frame is booked as DeviceEngine.dispatch and QpReceiver.onData book it: its header's
+        // From here on the frame is booked as FrameDispatch.dispatch and QpReceiver.onData book it: its header's
         // credit and echo and its bytes now, its sequence and counts with the run's other frames at the end.
         first = next(w0);
         psnOffset = nextPsnOffset(wp, payloadLength);

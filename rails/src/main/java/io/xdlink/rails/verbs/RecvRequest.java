@@ -20,4 +20,11 @@ final class RecvRequest extends Command {
     void run(DeviceEngine engine) {
         engine.onPostRecv(this);
     }
+
+    @Override
+    void flush() {
+        qp.recvDone();
+        qp.recvCq().push(new Completion(wrId, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false,
+                qp.qpn()));
+    }
 }

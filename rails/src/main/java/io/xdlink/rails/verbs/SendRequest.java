@@ -67,4 +67,10 @@ final class SendRequest extends Command {
     void run(DeviceEngine engine) {
         engine.onPostSend(this);
     }
+
+    @Override
+    void flush() {
+        qp.sendDone();
+        qp.sendCq().push(new Completion(wrId, opcode, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false, qp.qpn()));
+    }
 }

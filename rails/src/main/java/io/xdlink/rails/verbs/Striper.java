@@ -3,7 +3,7 @@ package io.xdlink.rails.verbs;
 import java.util.List;
 
 /**
- * Decides which rail carries what. A large write is cut ({@link PeerPool#plan}) into chunks of half the peer's
+ * Decides which rail carries what. A large write is cut ({@link StripePlanner#plan}) into chunks of half the peer's
  * packet window, and each chunk into at most one contiguous block per rail that is up, sized by the rail's share
  * of the weights: a rail weighs its link's rate shared among the rails up on that link (two rails on a 40 Gb/s
  * cable weigh 20 each), so rails on different cables add up. A small write goes whole to the rail with the least

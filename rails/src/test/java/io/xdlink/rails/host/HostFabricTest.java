@@ -124,8 +124,8 @@ class HostFabricTest {
 
         RailTransport[] r0 = openBoth(a, b, "0-1", 0);
         RailTransport[] r1 = openBoth(a, b, "0-1", 1);
-        assertThat(r0[0].info()).isEqualTo(new RailInfo("lo/rail0", "0-1", GEN3_X2, false));
-        assertThat(r1[1].info()).isEqualTo(new RailInfo("lo/rail1", "0-1", GEN3_X2, false));
+        assertThat(r0[0].info()).isEqualTo(new RailInfo("lo/rail0", "0-1", GEN3_X2, false, true));
+        assertThat(r1[1].info()).isEqualTo(new RailInfo("lo/rail1", "0-1", GEN3_X2, false, true));
         roundTrip(r0[0], r0[1], (byte) 1, (byte) 2);
         roundTrip(r0[1], r0[0], (byte) 3);
         roundTrip(r1[0], r1[1], (byte) 4);

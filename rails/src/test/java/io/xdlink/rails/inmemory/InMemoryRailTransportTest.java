@@ -1,6 +1,7 @@
 package io.xdlink.rails.inmemory;
 
 import io.xdlink.rails.RailClosedException;
+import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.testing.Seeds;
 import io.xdlink.xdomain.Generation;
@@ -150,9 +151,9 @@ class InMemoryRailTransportTest {
     @Test
     void aRailThatCarriesPayloadsByReferenceDeliversTheSendersOwnMemory() {
         InMemoryRailPair p = InMemoryRailPair.createByReference(LOSSLESS, 4, FaultPlan.NONE);
-        assertThat(p.a().carriesPayloadByReference()).isTrue();
         MemorySegment source = MemorySegment.ofArray(new byte[] {1, 2, 3, 4});
-        assertThat(p.a().offer(6, (b, o) -> b.asSlice(o, 6).fill((byte) 9), source, 1, 2)).isTrue();
+        RailTransport.FrameRun nines = RailTransport.FrameRun.of((b, o) -> b.asSlice(o, 6).fill((byte) 9), 1, 2);
+        assertThat(p.a().offerRun(6, nines, source, 1)).isEqualTo(1);
         source.set(ValueLayout.JAVA_BYTE, 1, (byte) 7); // the sender's memory, read when the receiver reads it
         int[] got = new int[4];
         p.b().poll(new io.xdlink.rails.RailTransport.FrameReceiver() {
@@ -163,6 +164,7 @@ class InMemoryRailTransportTest {
 
             @Override
             public void onFrame(MemorySegment head, long ho, int hl, MemorySegment payload, long po, int pl) {
+                assertThat(payload).isNotNull();
                 got[0] = hl;
                 got[1] = pl;
                 got[2] = payload.get(ValueLayout.JAVA_BYTE, po);
@@ -171,13 +173,13 @@ class InMemoryRailTransportTest {
         }, 1);
         assertThat(got).containsExactly(6, 2, 7, 9);
         // A receiver that wants frames whole gets them laid out: header, payload, trailer.
-        p.a().offer(6, (b, o) -> b.asSlice(o, 6).fill((byte) 9), source, 1, 2);
+        p.a().offerRun(6, nines, source, 1);
         byte[][] whole = new byte[1][];
         p.b().poll(f -> whole[0] = f.toArray(ValueLayout.JAVA_BYTE), 1);
         assertThat(whole[0]).containsExactly(9, 9, 7, 3, 9, 9, 9, 9);
-        // Without by-reference, a two-part offer is laid out whole by the sender.
+        // Without by-reference, a run's frame is laid out whole by the sender.
         InMemoryRailPair copying = InMemoryRailPair.create(LOSSLESS, 4);
-        copying.a().offer(6, (b, o) -> b.asSlice(o, 6).fill((byte) 5), source, 0, 1);
+        copying.a().offerRun(6, RailTransport.FrameRun.of((b, o) -> b.asSlice(o, 6).fill((byte) 5), 0, 1), source, 1);
         source.set(ValueLayout.JAVA_BYTE, 0, (byte) 0);
         copying.b().poll(f -> whole[0] = f.toArray(ValueLayout.JAVA_BYTE), 1);
         assertThat(whole[0]).containsExactly(5, 5, 1, 5, 5, 5, 5);
@@ -188,7 +190,7 @@ class InMemoryRailTransportTest {
         InMemoryRailPair p = InMemoryRailPair.createByReference(LOSSY, 4, new FaultPlan(0, 0, 0, 1.0, 3));
         byte[] src = new byte[64];
         MemorySegment source = MemorySegment.ofArray(src);
-        p.a().offer(8, (b, o) -> b.asSlice(o, 8).fill((byte) 0), source, 0, 64);
+        p.a().offerRun(8, RailTransport.FrameRun.of((b, o) -> b.asSlice(o, 8).fill((byte) 0), 0, 64), source, 1);
         int[] bits = new int[1];
         p.b().poll(f -> {
             for (long i = 0; i < f.byteSize(); i++) {

@@ -246,9 +246,9 @@ class DeviceTest {
         }
 
         @Override
-        public boolean offer(MemorySegment frame) {
+        public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
             check();
-            return super.offer(frame);
+            return super.offerRun(headLength, run, payload, count);
         }
 
         @Override

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -41,6 +42,16 @@ class DutyCycleTest {
                 calls.add("offer");
             }
             return ok;
+        }
+
+        @Override
+        public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
+            int sent = super.offerRun(headLength, run, payload, count);
+            for (int i = 0; i < sent; i++) {
+                offered++;
+                calls.add("offer");
+            }
+            return sent;
         }
 
         @Override

@@ -184,21 +184,16 @@ class QueuePairTest {
         }
 
         @Override
-        public boolean offer(MemorySegment frame) {
-            int op = Byte.toUnsignedInt(frame.get(java.lang.foreign.ValueLayout.JAVA_BYTE,
+        public boolean offer(int length, FrameWriter writer) {
+            writer.write(scratch, 0);
+            int op = Byte.toUnsignedInt(scratch.get(java.lang.foreign.ValueLayout.JAVA_BYTE,
                     io.xdlink.rails.frame.FrameLayout.OFF_OPCODE));
             if (op == io.xdlink.rails.frame.Opcode.NAK.code() && toLose > 0) {
                 toLose--;
                 lost++;
                 return true;
             }
-            return super.offer(frame);
-        }
-
-        @Override
-        public boolean offer(int length, FrameWriter writer) {
-            writer.write(scratch, 0);
-            return offer(scratch.asSlice(0, length));
+            return super.offer(length, writer);
         }
     }
 

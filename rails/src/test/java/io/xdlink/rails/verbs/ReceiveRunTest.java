@@ -34,25 +34,14 @@ class ReceiveRunTest {
         }
 
         @Override
-        public boolean offer(int headLength, FrameWriter writer, MemorySegment payload, long payloadOffset,
-                             int payloadLength) {
-            return inner.offer(headLength, writer, payload, payloadOffset, payloadLength);
-        }
-
-        @Override
-        public boolean carriesPayloadByReference() {
-            return inner.carriesPayloadByReference();
-        }
-
-        @Override
-        public boolean deliversIntact() {
-            return true;
+        public RailInfo info() {
+            return inner.info().withIntact(true);
         }
     }
 
     private record Fixture(TwoDevices t, List<InMemoryRailPair> pairs) implements AutoCloseable {
         long runFrames() {
-            return ((DeviceEngine) t.a.agent()).runFrames + ((DeviceEngine) t.b.agent()).runFrames;
+            return ((DeviceEngine) t.a.agent()).counters.runFrames + ((DeviceEngine) t.b.agent()).counters.runFrames;
         }
 
         @Override
