@@ -122,15 +122,20 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
      * advertisement left before it looks at the writes that answer it.
      */
     final void drainCompletions() {
-        turn.step();
         CompletionQueue sends = qp.sendCq();
         CompletionQueue receives = qp.recvCq();
-        while (true) {
-            Completion c = sends == receives ? null : sends.poll();
-            if (c == null && (c = receives.poll()) == null) {
-                return;
+        // A duty cycle after every round that took something in: what arrived meanwhile (the rest of a message
+        // whose first frames were read, the answer to what was just taken) is taken in by this same host call,
+        // instead of waiting for the next one.
+        boolean took = true;
+        while (took) {
+            turn.step();
+            took = false;
+            Completion c;
+            while ((c = sends == receives ? null : sends.poll()) != null || (c = receives.poll()) != null) {
+                take(c);
+                took = true;
             }
-            take(c);
         }
     }
 
