@@ -39,7 +39,8 @@ final class RailsDevices implements Devices.Source {
             Device d = open(fabric, true);
             EngineTurn t;
             try {
-                t = new EngineTurn(d.agent(), CclParams.standbyIdle(params), d.config().clock()::nanoTime);
+                t = new EngineTurn(d.agent(), CclParams.standbyIdle(params), d.config().clock()::nanoTime,
+                        params.get(CclParams.HOST_POLLS));
             } catch (RuntimeException | Error e) {
                 d.close();
                 throw e;

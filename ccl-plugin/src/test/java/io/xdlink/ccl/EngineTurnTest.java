@@ -1,12 +1,15 @@
 package io.xdlink.ccl;
 
 import io.xdlink.rails.Agent;
+import io.xdlink.rails.IdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,7 +49,7 @@ class EngineTurnTest {
 
     private static EngineTurn turn(CountingAgent agent) {
         // The standby sleeps 1 ms between idle cycles, so a test's own calls get the turn most of the time.
-        return new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime);
+        return new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, false);
     }
 
     private static void sleepQuietly() {
@@ -105,6 +108,47 @@ class EngineTurnTest {
             assertThat(agent.cycles.get()).isEqualTo(before);
             agent.inside = () -> { };
             release.countDown();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void workPostedWhileTheStandbyHoldsTheTurnRunsBeforeTheStandbyIdles() throws Exception {
+        CountingAgent agent = new CountingAgent();
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean stop = new AtomicBoolean();
+        // Once it idles, this standby does not run the engine again until the test lets it go: only the mark a
+        // missed step leaves can bring the next cycle.
+        IdleStrategy sleepsUntilStopped = w -> {
+            while (!stop.get()) {
+                LockSupport.parkNanos(1_000_000);
+            }
+        };
+        EngineTurn t = new EngineTurn(agent, sleepsUntilStopped, System::nanoTime, false);
+        try {
+            agent.inside = () -> {
+                agent.inside = () -> { };
+                holding.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue(); // the standby holds the turn now
+            int before = agent.cycles.get();
+            t.step(); // a post's step: the turn is taken, so it marks it and returns
+            release.countDown();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (agent.cycles.get() == before && System.nanoTime() < until) {
+                Thread.sleep(1);
+            }
+            assertThat(agent.cycles.get()).as("the standby ran one more cycle for the posted work").isGreaterThan(before);
+        } finally {
+            stop.set(true);
+            release.countDown();
+            t.close();
         }
     }
 

@@ -175,7 +175,7 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
                 fail("the connection closed");
             }
         }
-        attention.settle(arrivals, failure == null && immediateDeficit > 0);
+        settle(arrivals, failure == null && immediateDeficit > 0);
     }
 
     /** An advertisement's send is done: its slot may be reused once its receive is released. */

@@ -158,7 +158,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         }
         attention.starved(failure == null && advertised.isEmpty());
         // Buffers to post again move only when this end runs, whatever arrives.
-        attention.settle(arrivals, failure == null && !toRepost.isEmpty());
+        settle(arrivals, failure == null && !toRepost.isEmpty());
     }
 
     /** A send's write is done (the peer has the bytes), or failed. */

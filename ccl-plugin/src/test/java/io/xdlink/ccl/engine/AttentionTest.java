@@ -1,6 +1,8 @@
 package io.xdlink.ccl.engine;
 
 import io.xdlink.ccl.CclException;
+import io.xdlink.ccl.EngineTurn;
+import io.xdlink.rails.Agent;
 import io.xdlink.rails.verbs.MemoryRegion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -194,5 +196,50 @@ class AttentionTest {
         send = null;
         assertThat(words(attention)[3]).as("a released block is never starved").isZero();
         assertThat(words(attention)[2]).as("nor quiet").isEqualTo(1);
+    }
+
+    @Test
+    void theEndsOfAHostThatPollsAreNeverQuietSoEveryCallReachesJava() throws Exception {
+        wire = new RailsWire(SEED);
+        // The wire's engines move only when the test steps them; this turn's agent is a stand-in that does nothing.
+        Agent idle = new Agent() {
+            @Override
+            public int doWork() {
+                return 0;
+            }
+
+            @Override
+            public String roleName() {
+                return "stand-in";
+            }
+        };
+        try (EngineTurn polls = new EngineTurn(idle, w -> Thread.onSpinWait(), System::nanoTime, true)) {
+            send = wire.sendEnd(false, polls);
+            recv = wire.recvEnd(false, polls);
+            MemorySegment dst = arena.allocate(64, 64);
+            MemorySegment src = RailsWire.filled(arena, 8, SEED);
+            MemoryRegion dstMem = recv.register(dst);
+            MemoryRegion srcMem = send.register(src);
+
+            assertThat(send.isend(src, 7, srcMem)).as("nothing advertised yet").isNull();
+            assertThat(send.surelyStarved()).as("starved, but a polling host's isend still steps the engine").isFalse();
+            assertThat(words(send.attention)[2]).as("the drive word natives read").isEqualTo(1);
+            IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {7}, new MemoryRegion[] {dstMem});
+            assertThat(r.test(null)).isFalse();
+            assertThat(recv.attention.quiet()).as("a look settled, and still driven").isFalse();
+
+            IsendRequest s = sendWhenMatched(src, 7, srcMem);
+            assertThat(s).isNotNull();
+            long[] got = new long[1];
+            assertThat(wire.await(s, new long[1])).isTrue();
+            assertThat(wire.await(r, got)).isTrue();
+            assertThat(got[0]).isEqualTo(8);
+            assertThat(dst.asSlice(0, 8).mismatch(src)).isEqualTo(-1);
+            assertThat(send.attention.quiet()).isFalse();
+            send.close();
+            recv.close();
+            send = null;
+            recv = null;
+        }
     }
 }

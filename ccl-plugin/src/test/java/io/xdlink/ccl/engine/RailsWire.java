@@ -92,12 +92,22 @@ public final class RailsWire implements AutoCloseable {
 
     /** The send end over {@link #sendQp}, draining where completions are produced when {@code drain}. */
     public SendEndpoint sendEnd(boolean drain) throws CclException {
-        return new SendEndpoint(0, sendQp, EngineTurn.NONE, drain);
+        return sendEnd(drain, EngineTurn.NONE);
+    }
+
+    /** As {@link #sendEnd(boolean)}, stepping {@code turn} where the plugin steps a real host's engine. */
+    public SendEndpoint sendEnd(boolean drain, EngineTurn turn) throws CclException {
+        return new SendEndpoint(0, sendQp, turn, drain);
     }
 
     /** The receive end over {@link #recvQp}. */
     public RecvEndpoint recvEnd(boolean drain) throws CclException {
-        return new RecvEndpoint(0, recvQp, EngineTurn.NONE, drain);
+        return recvEnd(drain, EngineTurn.NONE);
+    }
+
+    /** As {@link #recvEnd(boolean)}, stepping {@code turn} where the plugin steps a real host's engine. */
+    public RecvEndpoint recvEnd(boolean drain, EngineTurn turn) throws CclException {
+        return new RecvEndpoint(0, recvQp, turn, drain);
     }
 
     /** Runs both engines until neither has anything to do now, and lets due timers fire. */
