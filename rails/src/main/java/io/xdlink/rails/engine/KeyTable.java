@@ -40,10 +40,14 @@ public final class KeyTable {
         return mr;
     }
 
-    public synchronized void remove(int rkey) {
+    /**
+     * Withdraws {@code region}'s key, if the table holds that very region under it: a region built outside
+     * {@link #register} (its constructor is public for this package) cannot withdraw someone else's key.
+     */
+    public synchronized void remove(MemoryRegion region) {
         Table t = table;
-        if (lookupIn(t, rkey) != null) {
-            table = rebuild(t, t.keys.length, null, rkey);
+        if (lookupIn(t, region.rkey()) == region) {
+            table = rebuild(t, t.keys.length, null, region.rkey());
         }
     }
 

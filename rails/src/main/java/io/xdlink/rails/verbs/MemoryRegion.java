@@ -88,7 +88,7 @@ public final class MemoryRegion {
     public void deregister() {
         if (valid) {
             valid = false;
-            pd.device().keys().remove(rkey);
+            pd.device().keys().remove(this);
         }
     }
 

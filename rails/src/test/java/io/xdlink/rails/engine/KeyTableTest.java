@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,6 +36,20 @@ class KeyTableTest {
             }
             assertThat(keys.lookup(0)).isNull();
             assertThat(keys.size()).isEqualTo(250);
+        }
+    }
+
+    @Test
+    void aRegionMadeOutsideTheTableCannotWithdrawARegisteredKey() {
+        try (TwoDevices t = TwoDevices.simple(1)) {
+            MemoryRegion real = t.pdA.register(MemorySegment.ofArray(new byte[8]), Access.REMOTE_WRITE);
+            MemoryRegion forged = new MemoryRegion(t.pdA, MemorySegment.ofArray(new byte[8]),
+                    EnumSet.of(Access.REMOTE_WRITE), 1, real.rkey());
+            forged.deregister();
+            KeyTable keys = ((DeviceEngine) t.a.agent()).keys();
+            assertThat(keys.lookup(real.rkey())).isSameAs(real);
+            real.deregister();
+            assertThat(keys.lookup(real.rkey())).isNull();
         }
     }
 
