@@ -10,6 +10,10 @@
  *
  * Any failure is logged through the host's logger and remembered, so init keeps returning an error and the host
  * falls back to its internal transports instead of retrying a JVM start that can only fail again.
+ *
+ * Over 400 lines on purpose: finding a JDK, building the class path, starting or joining the JVM and taking the
+ * registration are one sequence run once under one lock, sharing the remembered failure; split, each part would
+ * need that state exported across files.
  */
 #define _GNU_SOURCE
 #include <dirent.h>

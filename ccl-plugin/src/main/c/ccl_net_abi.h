@@ -2,6 +2,8 @@
  * The collective-library network-plugin ABI, versions 6 to 12, written from the facts in the project's
  * ccl-net-abi specification. Every layout below is pinned with static assertions on its offsets and size
  * (LP64), so a mistake fails the build instead of a host's topology search.
+ *
+ * Over 400 lines on purpose: seven versions of one ABI, each a full table, read best side by side in one header.
  */
 #ifndef XDLINK_CCL_NET_ABI_H
 #define XDLINK_CCL_NET_ABI_H

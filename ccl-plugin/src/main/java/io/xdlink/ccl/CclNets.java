@@ -6,10 +6,10 @@ import io.xdlink.params.ParamSources;
 import io.xdlink.params.Params;
 import io.xdlink.rails.Fabric;
 import io.xdlink.rails.Fabrics;
-
-import java.io.IOException;
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.verbs.Device;
+
+import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -71,13 +71,12 @@ public final class CclNets {
             throw CclException.internal("rails device " + rails.id() + " is not the device of host "
                     + fabric.localDomain());
         }
-        RailsDevice.End end = RailsDevice.End.of(rails);
+        PeerDevice.End end = PeerDevice.End.of(rails);
         boolean drain = params.get(CclParams.DRAIN_ON_PROGRESS);
         Devices.Source source = new Devices.Source() {
             @Override
-            public io.xdlink.ccl.engine.Device open(int dev, PeerInfo peer,
-                                                    Optional<Fabric> far) {
-                return new RailsDevice(end, end, peer.domain(), "device " + dev + " (" + peer.name() + ")", drain);
+            public PeerDevice open(int dev, PeerInfo peer, Optional<Fabric> far) {
+                return new PeerDevice(dev, peer.name(), end, end, peer.domain(), drain);
             }
 
             @Override

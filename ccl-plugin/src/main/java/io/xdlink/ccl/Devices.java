@@ -1,6 +1,5 @@
 package io.xdlink.ccl;
 
-import io.xdlink.ccl.engine.Device;
 import io.xdlink.rails.Fabric;
 import io.xdlink.rails.PeerInfo;
 
@@ -16,7 +15,7 @@ final class Devices {
 
     /** Opens the devices leading to each peer, and owns what they share (the fabric among it). */
     interface Source extends AutoCloseable {
-        Device open(int dev, PeerInfo peer, Optional<Fabric> far) throws CclException;
+        PeerDevice open(int dev, PeerInfo peer, Optional<Fabric> far) throws CclException;
 
         @Override
         void close();
@@ -38,14 +37,13 @@ final class Devices {
                 Optional<Fabric> far = fabric.far(peer.domain());
                 DeviceProperties props = DeviceModel.properties(dev, peer, far.isPresent(),
                         fabric.hostRouterPciPath(peer.domain()), Optional.empty());
-                Device device = source.open(dev, peer, far);
+                PeerDevice device = source.open(dev, peer, far);
                 entries.add(new XdlinkNet.DeviceEntry(device, props));
                 log.info(String.format("NET/xdlink : Using [%d]%s speed %d Mbps latency %.2f us (%s)%s", dev,
                         props.name(), props.speedMbps(), props.latencyMicros(), DeviceModel.describe(peer),
                         props.pciPath().map(p -> " pciPath " + p).orElse("")));
             }
         } catch (CclException | RuntimeException e) {
-            entries.forEach(d -> d.device().close());
             source.close();
             throw e;
         }

@@ -19,9 +19,9 @@ import java.util.function.LongSupplier;
  * passes with the turn's lock. {@link #NONE} is the turn of a device with a progress thread of its own (the
  * simulator's), where stepping does nothing.
  */
-final class EngineTurn implements AutoCloseable {
+public final class EngineTurn implements AutoCloseable {
     /** For devices whose engine runs on its own progress thread: {@link #step} does nothing. */
-    static final EngineTurn NONE = new EngineTurn();
+    public static final EngineTurn NONE = new EngineTurn();
 
     private final Agent agent;
     private final LongSupplier clock;
@@ -49,7 +49,7 @@ final class EngineTurn implements AutoCloseable {
      * on a thread already inside a duty cycle (a completion it produced drained an end, whose poll steps again):
      * a duty cycle never runs inside another.
      */
-    void step() {
+    public void step() {
         if (agent == null || closed || turn.isHeldByCurrentThread() || !turn.tryLock()) {
             return;
         }

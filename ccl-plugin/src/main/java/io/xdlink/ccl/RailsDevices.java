@@ -1,10 +1,10 @@
 package io.xdlink.ccl;
 
-import io.xdlink.ccl.engine.Device;
 import io.xdlink.params.Params;
 import io.xdlink.rails.Fabric;
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.verbs.Device;
 import io.xdlink.rails.verbs.DeviceConfig;
 
 import java.util.ArrayList;
@@ -17,9 +17,9 @@ import java.util.Optional;
  */
 final class RailsDevices implements Devices.Source {
     private final Params params;
-    private final RailsDevice.End near;
+    private final PeerDevice.End near;
     private final Fabric fabric;
-    private final List<io.xdlink.rails.verbs.Device> owned = new ArrayList<>();
+    private final List<Device> owned = new ArrayList<>();
     /** The engine turn of this host's device when the host's threads run it; {@link EngineTurn#NONE} otherwise. */
     private final EngineTurn turn;
 
@@ -36,7 +36,7 @@ final class RailsDevices implements Devices.Source {
         this.fabric = fabric;
         this.params = params;
         if (realHost && "host".equals(params.get(CclParams.ENGINE))) {
-            io.xdlink.rails.verbs.Device d = open(fabric, true);
+            Device d = open(fabric, true);
             EngineTurn t;
             try {
                 t = new EngineTurn(d.agent(), CclParams.standbyIdle(params), d.config().clock()::nanoTime);
@@ -45,18 +45,18 @@ final class RailsDevices implements Devices.Source {
                 throw e;
             }
             this.turn = t;
-            this.near = RailsDevice.End.of(d, t);
+            this.near = PeerDevice.End.of(d, t);
         } else {
             this.turn = EngineTurn.NONE;
-            this.near = RailsDevice.End.of(open(fabric, false));
+            this.near = PeerDevice.End.of(open(fabric, false));
         }
     }
 
-    private io.xdlink.rails.verbs.Device open(Fabric f) {
+    private Device open(Fabric f) {
         return open(f, false);
     }
 
-    private io.xdlink.rails.verbs.Device open(Fabric f, boolean invoker) {
+    private Device open(Fabric f, boolean invoker) {
         // A rails device is named after its host, so a handle says which host is listening.
         DeviceConfig.Builder config = DeviceConfig.builder().id(f.localDomain()).settings(RailsSettings.from(params));
         if (invoker) {
@@ -64,7 +64,7 @@ final class RailsDevices implements Devices.Source {
         } else {
             CclParams.idle(params).ifPresent(config::thread);
         }
-        io.xdlink.rails.verbs.Device d = io.xdlink.rails.verbs.Device.open(f, config.build());
+        Device d = Device.open(f, config.build());
         owned.add(d);
         return d;
     }
@@ -74,16 +74,16 @@ final class RailsDevices implements Devices.Source {
     }
 
     @Override
-    public Device open(int dev, PeerInfo peer, Optional<Fabric> far) throws CclException {
-        String name = "device " + dev + " (" + peer.name() + ")";
+    public PeerDevice open(int dev, PeerInfo peer, Optional<Fabric> far) throws CclException {
         try {
             if (far.isPresent()) {
-                RailsDevice.End farEnd = RailsDevice.End.of(open(far.get()));
-                return new RailsDevice(near, farEnd, far.get().localDomain(), name, drainOnProgress());
+                PeerDevice.End farEnd = PeerDevice.End.of(open(far.get()));
+                return new PeerDevice(dev, peer.name(), near, farEnd, far.get().localDomain(), drainOnProgress());
             }
-            return new RailsDevice(near, near, peer.domain(), name, drainOnProgress());
+            return new PeerDevice(dev, peer.name(), near, near, peer.domain(), drainOnProgress());
         } catch (RuntimeException e) {
-            throw CclException.system(name + ": cannot open its rails: " + e.getMessage(), e);
+            throw CclException.system("device " + dev + " (" + peer.name() + "): cannot open its rails: "
+                    + e.getMessage(), e);
         }
     }
 
@@ -91,7 +91,7 @@ final class RailsDevices implements Devices.Source {
     public void close() {
         // The standby stops first: the device is then closed on this thread, which steps its engine last.
         turn.close();
-        for (io.xdlink.rails.verbs.Device d : owned.reversed()) {
+        for (Device d : owned.reversed()) {
             d.close();
         }
         owned.clear();

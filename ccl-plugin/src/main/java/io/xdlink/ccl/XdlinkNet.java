@@ -1,11 +1,9 @@
 package io.xdlink.ccl;
 
-import io.xdlink.ccl.engine.Connection;
-import io.xdlink.ccl.engine.Device;
 import io.xdlink.ccl.engine.EngineRequest;
 import io.xdlink.ccl.engine.RecvEndpoint;
-import io.xdlink.ccl.engine.RegisteredMemory;
 import io.xdlink.ccl.engine.SendEndpoint;
+import io.xdlink.rails.verbs.MemoryRegion;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -24,8 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class XdlinkNet implements CclNet {
 
     /** A device and what it tells the host. */
-    public record DeviceEntry(Device device, DeviceProperties properties) {
-        public DeviceEntry {
+    record DeviceEntry(PeerDevice device, DeviceProperties properties) {
+        DeviceEntry {
             Objects.requireNonNull(device, "device");
             Objects.requireNonNull(properties, "properties");
         }
@@ -48,7 +46,7 @@ public final class XdlinkNet implements CclNet {
      *
      * @param owned closed after the devices (the fabric they run over), or null
      */
-    public XdlinkNet(List<DeviceEntry> devices, CclLog log, AutoCloseable owned) {
+    XdlinkNet(List<DeviceEntry> devices, CclLog log, AutoCloseable owned) {
         this.devices = List.copyOf(devices);
         this.log = Objects.requireNonNull(log, "log");
         this.owned = owned;
@@ -76,16 +74,16 @@ public final class XdlinkNet implements CclNet {
         }
     }
 
-    private record Pending(Context ctx, int dev, Device.PendingConnection connection) {
+    private record Pending(Context ctx, int dev, PeerDevice.Dialing connection) {
     }
 
     private static final class Listen implements ListenComm {
         final Context ctx;
         final int dev;
-        final Device.Listener listener;
+        final PeerDevice.Listening listener;
         final byte[] handle;
 
-        Listen(Context ctx, int dev, Device.Listener listener, byte[] handle) {
+        Listen(Context ctx, int dev, PeerDevice.Listening listener, byte[] handle) {
             this.ctx = ctx;
             this.dev = dev;
             this.listener = listener;
@@ -103,7 +101,7 @@ public final class XdlinkNet implements CclNet {
         }
     }
 
-    private record Memory(Comm owner, MemorySegment region, RegisteredMemory registered) implements MemoryHandle {
+    private record Memory(Comm owner, MemorySegment region, MemoryRegion registered) implements MemoryHandle {
     }
 
     @Override
@@ -128,10 +126,10 @@ public final class XdlinkNet implements CclNet {
     @Override
     public ListenComm listen(CclContext ctx, int dev) throws CclException {
         Context c = context(ctx);
-        Device.Listener listener = entry(dev).device().listen();
+        PeerDevice.Listening listener = entry(dev).device().listen();
         byte[] handle;
         try {
-            handle = new ConnectHandle(listener.address(), 0).encode();
+            handle = new ListenHandle(listener.address(), 0).encode();
         } catch (IllegalArgumentException e) {
             listener.close();
             throw CclException.internal("device " + dev + " listener: " + e.getMessage());
@@ -144,8 +142,8 @@ public final class XdlinkNet implements CclNet {
     @Override
     public SendComm connect(CclContext ctx, int dev, int trafficClass, byte[] handle) throws CclException {
         Context c = context(ctx);
-        Device device = entry(dev).device();
-        ConnectHandle h = ConnectHandle.decode(handle);
+        PeerDevice device = entry(dev).device();
+        ListenHandle h = ListenHandle.decode(handle);
         Pending p;
         long id = h.pendingId();
         if (id == 0) {
@@ -153,7 +151,7 @@ public final class XdlinkNet implements CclNet {
             p = new Pending(c, dev, device.connect(h.address()));
             pending.put(id, p);
             c.open.add(p);
-            ConnectHandle.storePending(handle, id);
+            ListenHandle.storePending(handle, id);
         } else {
             p = pending.get(id);
             if (p == null || p.ctx() != c || p.dev() != dev) {
@@ -161,18 +159,17 @@ public final class XdlinkNet implements CclNet {
                         + ", which is not pending for this context and device " + dev);
             }
         }
-        Connection connection;
+        SendEndpoint send;
         try {
-            connection = p.connection().poll();
+            send = p.connection().poll();
         } catch (CclException e) {
             forget(id, p);
             throw e;
         }
-        if (connection == null) {
+        if (send == null) {
             return null;
         }
         forget(id, p);
-        SendEndpoint send = new SendEndpoint(dev, connection);
         c.open.add(send);
         return send;
     }
@@ -186,11 +183,10 @@ public final class XdlinkNet implements CclNet {
     @Override
     public RecvComm accept(ListenComm listen) throws CclException {
         Listen l = listenOf(listen);
-        Connection connection = l.listener.accept();
-        if (connection == null) {
+        RecvEndpoint recv = l.listener.accept();
+        if (recv == null) {
             return null;
         }
-        RecvEndpoint recv = new RecvEndpoint(l.dev, connection);
         l.ctx.open.add(recv);
         return recv;
     }
@@ -207,7 +203,7 @@ public final class XdlinkNet implements CclNet {
             throw new CclException(CclResult.INVALID_ARGUMENT, "regMr of memory confined to one thread: the device's "
                     + "progress engine reads and writes it from its own thread (use a shared, auto or global arena)");
         }
-        RegisteredMemory registered = switch (comm) {
+        MemoryRegion registered = switch (comm) {
             case SendEndpoint s -> s.register(region);
             case RecvEndpoint r -> r.register(region);
             default -> throw CclException.internal("regMr on a comm xdlink did not make");
@@ -221,7 +217,7 @@ public final class XdlinkNet implements CclNet {
         if (comm != m.owner()) {
             throw CclException.internal("deregMr through a comm other than the one the memory was registered on");
         }
-        m.registered().close();
+        m.registered().deregister();
     }
 
     @Override
@@ -242,7 +238,7 @@ public final class XdlinkNet implements CclNet {
         if (!(comm instanceof RecvEndpoint recv)) {
             throw CclException.internal("irecv on a receive comm xdlink did not make");
         }
-        RegisteredMemory[] registered = new RegisteredMemory[handles.length];
+        MemoryRegion[] registered = new MemoryRegion[handles.length];
         for (int i = 0; i < handles.length; i++) {
             registered[i] = memoryOf(comm, handles[i]).registered();
         }
@@ -338,9 +334,6 @@ public final class XdlinkNet implements CclNet {
             closeAll(c);
         }
         contexts.clear();
-        for (DeviceEntry d : devices) {
-            d.device().close();
-        }
         if (owned != null) {
             try {
                 owned.close();

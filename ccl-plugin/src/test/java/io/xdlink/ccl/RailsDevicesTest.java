@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The plugin's devices over real rails devices, on a two-host fabric of in-memory rails with a loopback far end. */
 class RailsDevicesTest {
     private static final long SEED = Long.getLong("xdlink.test.seed", 0xFA8E1CL);
-    private static final long TIMEOUT_NANOS = 60_000_000_000L;
+    private static final long TIMEOUT_NANOS = NetCalls.TIMEOUT_NANOS;
 
     private final PairedFabric fabric = new PairedFabric(LinkState.of(Generation.GEN3, 2));
     private final List<String> log = new ArrayList<>();
@@ -36,18 +36,6 @@ class RailsDevicesTest {
     private XdlinkNet open() throws CclException {
         net = Devices.open(fabric.a, (l, s, m) -> log.add(m), new RailsDevices(fabric.a, Params.defaults()));
         return net;
-    }
-
-    private static boolean await(CclNet net, Request r, long[] sizes) throws CclException {
-        long end = System.nanoTime() + TIMEOUT_NANOS;
-        while (System.nanoTime() < end) {
-            if (net.test(r, sizes)) {
-                return true;
-            }
-            // Yield, not spin: a 2-core machine runs the rails progress engines on the same cores.
-            Thread.yield();
-        }
-        return false;
     }
 
     private SendComm[] connectAccept(CclNet n, CclContext ctx) throws CclException {
@@ -127,10 +115,10 @@ class RailsDevicesTest {
         }
         long[] sizes = new long[CclNet.MAX_RECVS];
         for (Request req : sends) {
-            assertThat(await(n, req, sizes)).isTrue();
+            assertThat(NetCalls.await(n, req, sizes)).isTrue();
         }
         for (int g = 0; g < groups; g++) {
-            assertThat(await(n, receives.get(g), sizes)).as("receive %d", g).isTrue();
+            assertThat(NetCalls.await(n, receives.get(g), sizes)).as("receive %d", g).isTrue();
             for (int i = 0; i < per; i++) {
                 assertThat(sizes[i]).isEqualTo(slot - g - i);
                 long at = (g * per + i) * slot;
@@ -167,7 +155,7 @@ class RailsDevicesTest {
                         while ((req = n.isend(s, buf.asSlice(0, 1 + m % 4096), 9, mh)) == null) {
                             Thread.yield();
                         }
-                        if (!await(n, req, null)) {
+                        if (!NetCalls.await(n, req, null)) {
                             throw new AssertionError("send " + m + " never completed");
                         }
                     }
@@ -187,7 +175,7 @@ class RailsDevicesTest {
                                 new MemoryHandle[] {mh})) == null) {
                             Thread.yield();
                         }
-                        if (!await(n, req, sizes) || sizes[0] != 1 + m % 4096
+                        if (!NetCalls.await(n, req, sizes) || sizes[0] != 1 + m % 4096
                                 || buf.get(ValueLayout.JAVA_BYTE, sizes[0] - 1) != (byte) (seed * 31 + m)) {
                             throw new AssertionError("receive " + m + " of pair " + seed + ": size " + sizes[0]);
                         }
@@ -225,7 +213,7 @@ class RailsDevicesTest {
             try {
                 Request req = n.isend(s, buf, 1, smh);
                 if (req != null) {
-                    await(n, req, null);
+                    NetCalls.await(n, req, null);
                 }
             } catch (CclException e) {
                 seen = e;

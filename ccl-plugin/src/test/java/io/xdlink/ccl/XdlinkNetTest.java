@@ -1,7 +1,6 @@
 package io.xdlink.ccl;
 
-import io.xdlink.rails.LinkInfo;
-import io.xdlink.rails.PeerInfo;
+import io.xdlink.params.Params;
 import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
 import org.junit.jupiter.api.AfterEach;
@@ -12,20 +11,27 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The API's lifecycle and handshake over in-memory devices: contexts, handles, retries, finalize. */
+/**
+ * The API's lifecycle and handshake over real rails devices on a fabric of in-memory rails: contexts, handles,
+ * retries, finalize.
+ */
 class XdlinkNetTest {
-    private final InMemoryDevice device = new InMemoryDevice();
+    private static final long TIMEOUT_NANOS = NetCalls.TIMEOUT_NANOS;
+
+    private final PairedFabric fabric = new PairedFabric(LinkState.of(Generation.GEN3, 1));
     private final List<String> logged = new ArrayList<>();
-    private final XdlinkNet net = new XdlinkNet(List.of(new XdlinkNet.DeviceEntry(device, DeviceModel.properties(0,
-            new PeerInfo(UUID.randomUUID(), "peer", List.of(new LinkInfo("0-1", "p", LinkState.of(Generation.GEN3, 1)))),
-            true, Optional.empty(), Optional.empty()))), (level, subsystems, message) -> logged.add(message), null);
+    private final XdlinkNet net;
     private final Arena arena = Arena.ofShared();
+    private ListenComm listening;
+
+    XdlinkNetTest() throws CclException {
+        net = Devices.open(fabric.a, (level, subsystems, message) -> logged.add(message),
+                new RailsDevices(fabric.a, Params.defaults()));
+    }
 
     @AfterEach
     void close() {
@@ -33,14 +39,31 @@ class XdlinkNetTest {
         arena.close();
     }
 
+    /** Connects to {@link #listening}, accepting the connection meanwhile as the peer's proxy thread would. */
     private SendComm connect(CclContext ctx, byte[] handle) throws CclException {
-        for (int i = 0; i < 10; i++) {
-            SendComm s = net.connect(ctx, 0, -1, handle);
-            if (s != null) {
+        long end = System.nanoTime() + TIMEOUT_NANOS;
+        SendComm s = null;
+        while (System.nanoTime() < end) {
+            if (s == null) {
+                s = net.connect(ctx, 0, -1, handle);
+            }
+            if (accepted == null) {
+                accepted = net.accept(listening);
+            }
+            if (s != null && accepted != null) {
                 return s;
             }
+            Thread.yield();
         }
         throw new AssertionError("connect never finished");
+    }
+
+    private RecvComm accepted;
+
+    private ListenComm listen(CclContext ctx) throws CclException {
+        listening = net.listen(ctx, 0);
+        accepted = null;
+        return listening;
     }
 
     @Test
@@ -48,13 +71,13 @@ class XdlinkNetTest {
         CclContext ctx = net.init(7, -1);
         assertThat(net.devices()).isEqualTo(1);
         assertThat(net.properties(0).speedMbps()).isEqualTo(20_000);
-        ListenComm l = net.listen(ctx, 0);
+        ListenComm l = listen(ctx);
         byte[] handle = l.handle();
         assertThat(handle).hasSize(CclNet.HANDLE_MAX_BYTES);
         assertThat(net.accept(l)).as("nobody connected yet").isNull();
         assertThat(net.connect(ctx, 0, -1, handle)).as("first attempt is pending").isNull();
         SendComm s = connect(ctx, handle);
-        RecvComm r = net.accept(l);
+        RecvComm r = accepted;
         assertThat(r).isNotNull();
 
         MemorySegment src = arena.allocate(256);
@@ -66,13 +89,14 @@ class XdlinkNetTest {
         MemoryHandle rmh = net.registerMemory(r, dst, DeviceProperties.PTR_HOST);
         Request rr = net.irecv(r, new MemorySegment[] {dst}, new int[] {5}, new MemoryHandle[] {rmh});
         Request sr = null;
-        for (int i = 0; sr == null && i < 10; i++) {
+        long end = System.nanoTime() + TIMEOUT_NANOS;
+        while (sr == null && System.nanoTime() < end) {
             sr = net.isend(s, src, 5, smh);
         }
         long[] sizes = new long[CclNet.MAX_RECVS];
-        assertThat(net.test(sr, sizes)).isTrue();
+        assertThat(NetCalls.await(net, sr, sizes)).isTrue();
         assertThat(sizes[0]).isEqualTo(256);
-        assertThat(net.test(rr, sizes)).isTrue();
+        assertThat(NetCalls.await(net, rr, sizes)).isTrue();
         assertThat(sizes[0]).isEqualTo(256);
         assertThat(dst.asSlice(0, 256).mismatch(src)).isEqualTo(-1);
         assertThat(net.iflush(r, new MemorySegment[] {dst}, new MemoryHandle[] {rmh})).as("host memory").isNull();
@@ -89,10 +113,10 @@ class XdlinkNetTest {
     void finalizeClosesWhatACommunicatorLeftOpenAndKillsItsContext() throws CclException {
         CclContext ctx = net.init(1, -1);
         CclContext other = net.init(2, 3);
-        ListenComm l = net.listen(ctx, 0);
+        ListenComm l = listen(ctx);
         SendComm s = connect(ctx, l.handle());
         net.finalize(ctx);
-        assertThat(logged).anyMatch(m -> m.contains("finalize closed 2 comms"));
+        assertThat(logged).anyMatch(m -> m.contains("finalize closed 3 comms"));
         assertThatThrownBy(() -> net.listen(ctx, 0)).isInstanceOf(CclException.class).hasMessageContaining("context");
         assertThatThrownBy(() -> net.finalize(ctx)).isInstanceOf(CclException.class);
         assertThat(net.listen(other, 0)).as("another communicator's context lives on").isNotNull();
@@ -108,7 +132,7 @@ class XdlinkNetTest {
         byte[] foreign = new byte[CclNet.HANDLE_MAX_BYTES];
         assertThatThrownBy(() -> net.connect(ctx, 0, -1, foreign)).isInstanceOfSatisfying(CclException.class,
                 e -> assertThat(e.result()).isEqualTo(CclResult.INTERNAL_ERROR));
-        ListenComm l = net.listen(ctx, 0);
+        ListenComm l = listen(ctx);
         SendComm s = connect(ctx, l.handle());
         assertThatThrownBy(() -> net.registerMemory(s, arena.allocate(8), 0x2))
                 .hasMessageContaining("memory type 2");
@@ -123,14 +147,14 @@ class XdlinkNetTest {
         assertThatThrownBy(() -> net.isend(s, huge, 0, hugeMh)).isInstanceOfSatisfying(CclException.class,
                 e -> assertThat(e.result()).isEqualTo(CclResult.INVALID_USAGE)).hasMessageContaining("maxP2pBytes");
         byte[] stale = l.handle();
-        ConnectHandle.storePending(stale, 99_999);
+        ListenHandle.storePending(stale, 99_999);
         assertThatThrownBy(() -> net.connect(ctx, 0, -1, stale)).hasMessageContaining("99999");
     }
 
     @Test
     void closeClosesTheDevicesAndRefusesFurtherUse() throws CclException {
         net.close();
-        assertThat(device.closed).isTrue();
+        assertThat(fabric.a.closed).as("the fabric, and the rails devices over it, closed").isTrue();
         assertThatThrownBy(() -> net.init(1, -1)).hasMessageContaining("after close");
     }
 }

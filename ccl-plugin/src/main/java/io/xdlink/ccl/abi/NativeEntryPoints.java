@@ -36,6 +36,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>Native pointers arrive as zero-length segments and are sized here from the ABI's rules; handle ids are checked
  * against {@link HandleTable}, so a stale or foreign pointer from the host is an error, never a crash.
+ *
+ * <p>Over 400 lines on purpose: one method per slot of the C table, each a few lines of sizing, lookup and error
+ * mapping, kept in one class so it reads against {@code ccl_bridge.h}'s table slot by slot.
  */
 final class NativeEntryPoints {
     private static final Object LOCK = new Object();

@@ -83,10 +83,17 @@ final class RequestMirror {
         WORD.setRelease(page, at, pending);
         request.reportableAt(page, at, generation | REPORTED);
         // Only this generation's pending word changes: a late call never touches a reuse of the entry.
-        request.onFinish(() -> finish(page, at, pending, generation, request));
+        request.onFinish(FINISH);
     }
 
-    private static void finish(MemorySegment page, long at, long pending, long generation, EngineRequest request) {
+    /** One listener for every request: it finds the entry through the word the request was made reportable at. */
+    private static final EngineRequest.FinishListener FINISH = RequestMirror::finish;
+
+    private static void finish(EngineRequest request) {
+        MemorySegment page = request.reportWord();
+        long at = request.reportOffset();
+        long generation = request.reportedValue() & GENERATION;
+        long pending = generation | PENDING;
         if ((long) WORD.getAcquire(page, at) != pending) {
             return;
         }

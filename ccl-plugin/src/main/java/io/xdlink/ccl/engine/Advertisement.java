@@ -134,8 +134,8 @@ public record Advertisement(long sequence, int slot, List<Entry> entries) {
         return new Advertisement(sequence, slot, entries);
     }
 
-    /** The immediate of the write that ends a send of {@code bytes} into buffer {@code index}. */
-    public int immediate(int index, long bytes) {
-        return Immediate.of(sequence, Immediate.chunks(bytes), slot, index);
+    /** The immediate of the write that carries a send into buffer {@code index}. */
+    public int immediate(int index) {
+        return Immediate.of(sequence, slot, index);
     }
 }

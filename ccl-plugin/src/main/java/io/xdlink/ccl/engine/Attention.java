@@ -8,10 +8,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * Whether a connection end has anything new for its owner to look at: completions its connection produced since
+ * Whether a connection end has anything new for its owner to look at: completions its queue pair produced since
  * the end last drained them, or work only the end's own progress moves (sends waiting for queue room, buffers to
  * post again). While it has none, a request of that end that was not done at the last look is still not done, and
- * {@code test()} can say so without taking the end's lock or polling its connection.
+ * {@code test()} can say so without taking the end's lock or polling its completion queues.
  *
  * <p>The state is four 64-bit words in native memory, so the plugin's C trampolines read exactly what Java reads:
  * {@code arrivals} (completions produced, counted by the producing thread after each is pollable), {@code seen}
@@ -35,19 +35,14 @@ public final class Attention {
     private static final ConcurrentLinkedQueue<MemorySegment> FREE = new ConcurrentLinkedQueue<>();
 
     private final MemorySegment words;
-    private final boolean notified;
     private volatile boolean released;
 
-    /**
-     * A block for one end. {@code notified} says whether its connection reports each completion through
-     * {@link #arrived()}; when it does not, the end is never quiet and every test polls, as without this.
-     */
-    Attention(boolean notified) {
+    /** A block for one end, not quiet until the end's first look is settled. */
+    Attention() {
         MemorySegment block = FREE.poll();
         this.words = block != null ? block : allocateSlab();
-        this.notified = notified;
         long now = (long) WORD.getVolatile(words, ARRIVALS);
-        WORD.setVolatile(words, DRIVE, notified ? 0L : 1L);
+        WORD.setVolatile(words, DRIVE, 0L);
         WORD.setVolatile(words, STARVED, 0L);
         WORD.setVolatile(words, SEEN, now - 1);
     }
@@ -93,7 +88,7 @@ public final class Attention {
         if (released) {
             return;
         }
-        WORD.setRelease(words, DRIVE, drive || !notified ? 1L : 0L);
+        WORD.setRelease(words, DRIVE, drive ? 1L : 0L);
         WORD.setRelease(words, SEEN, arrivals);
     }
 

@@ -14,21 +14,36 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * mostly meets: then the answer is "not done" without the end's lock. A native mirror that reports the request done
  * to its host by itself says so through {@link #reportableAt}; the request then counts as tested and released.
  */
-public abstract sealed class EngineRequest implements Request permits SendRequest, RecvRequest {
+public abstract sealed class EngineRequest implements Request permits IsendRequest, IrecvRequest {
     private static final VarHandle WORD = JAVA_LONG.varHandle();
     private volatile boolean finished;
-    private volatile Runnable onFinish;
+    private volatile FinishListener onFinish;
     /** Where a native mirror says it reported this request done by itself, and the word that says so. */
     private volatile MemorySegment reportWord;
     private long reportOffset;
     private long reportedValue;
     private volatile boolean reported;
+    /** The end this request belongs to. */
+    final Endpoint endpoint;
+    /** Why the request failed, or null; guarded by its end's lock. */
+    String error;
+    /** True once a test reported it done or failed; guarded by its end's lock. */
+    boolean released;
+
+    EngineRequest(Endpoint endpoint) {
+        this.endpoint = endpoint;
+    }
 
     /**
      * True once done, with the bytes moved in {@code sizes} (may be null); a done request is released and a
      * second test of it is the caller's error.
      */
-    public abstract boolean test(long[] sizes) throws CclException;
+    public final boolean test(long[] sizes) throws CclException {
+        return !surelyPending() && endpoint.test(this, sizes);
+    }
+
+    /** True once every byte of the request moved; guarded by its end's lock. */
+    abstract boolean done();
 
     /** How many sizes a done test reports: 1 for a send, the buffer count for a receive. */
     public abstract int sizeCount();
@@ -37,10 +52,14 @@ public abstract sealed class EngineRequest implements Request permits SendReques
     public abstract long size(int i);
 
     /** True when the request finished with an error; read under its end's lock, as by an {@link #onFinish} listener. */
-    public abstract boolean failed();
+    public final boolean failed() {
+        return error != null;
+    }
 
     /** The attention of the end this request belongs to. */
-    public abstract Attention attention();
+    public final Attention attention() {
+        return endpoint.attention;
+    }
 
     /** True once the request is done or failed (it may not have been reported by a test yet). */
     public final boolean finished() {
@@ -52,15 +71,21 @@ public abstract sealed class EngineRequest implements Request permits SendReques
         return !finished && attention().quiet();
     }
 
+    /** What runs when a request finishes; one listener serves every request, so publishing one allocates nothing. */
+    @FunctionalInterface
+    public interface FinishListener {
+        void finished(EngineRequest request);
+    }
+
     /**
      * Runs {@code listener} when the request finishes (done or failed), under its end's lock, or at once if it has
      * already; set while the request finishes, it may run twice, so it must be idempotent. For a native mirror of
      * the request's state; it must be quick and must not throw.
      */
-    public final void onFinish(Runnable listener) {
+    public final void onFinish(FinishListener listener) {
         onFinish = listener;
         if (finished) {
-            listener.run();
+            listener.finished(this);
         }
     }
 
@@ -73,6 +98,21 @@ public abstract sealed class EngineRequest implements Request permits SendReques
         this.reportOffset = offset;
         this.reportedValue = reportedValue;
         this.reportWord = segment;
+    }
+
+    /** The segment of the word {@link #reportableAt} named, or null. */
+    public final MemorySegment reportWord() {
+        return reportWord;
+    }
+
+    /** The offset of that word. */
+    public final long reportOffset() {
+        return reportOffset;
+    }
+
+    /** The value that word holds once the mirror reported the request done. */
+    public final long reportedValue() {
+        return reportedValue;
     }
 
     /**
@@ -98,9 +138,9 @@ public abstract sealed class EngineRequest implements Request permits SendReques
             return;
         }
         finished = true;
-        Runnable l = onFinish;
+        FinishListener l = onFinish;
         if (l != null) {
-            l.run();
+            l.finished(this);
         }
     }
 }

@@ -2,79 +2,70 @@ package io.xdlink.ccl.engine;
 
 import io.xdlink.ccl.CclException;
 import io.xdlink.ccl.CclResult;
+import io.xdlink.ccl.EngineTurn;
 import io.xdlink.ccl.RecvComm;
+import io.xdlink.rails.verbs.Completion;
+import io.xdlink.rails.verbs.MemoryRegion;
+import io.xdlink.rails.verbs.QueuePair;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BooleanSupplier;
 
 /**
- * The receiving end of a connection. A grouped receive takes one of {@link Advertisement#SLOTS} slots, is
- * advertised to the sender, and completes when a write-with-immediate has landed in each of its buffers. A slot is
- * reused only after its request was released by {@link #test} and its advertisement's send completed, so a late
- * write can never land in a newer receive (the immediate's sequence bits are checked as well).
+ * The receiving end of a connection, over the rails queue pair of the listening side. A grouped receive takes one
+ * of {@link Advertisement#SLOTS} slots, is advertised to the sender with a SEND, and completes when a
+ * write-with-immediate has landed in each of its buffers. A slot is reused only after its request was released by
+ * {@link #test} and its advertisement's send completed, so a late write can never land in a newer receive (the
+ * immediate's sequence bits are checked as well).
+ *
+ * <p>Each write-with-immediate consumes one of the queue pair's receives, so the end keeps
+ * {@link #IMMEDIATE_RECEIVES} empty ones posted and posts one again for each consumed. Only the receive queue's
+ * completions are announced: the advertisements' sends complete on a quiet queue of their own, since such a
+ * completion only frees a slot, which the next irecv polls for anyway, and a failed send leaves the queue pair in
+ * error, which flushes the posted receives onto the announced queue.
  *
  * <p>Every public method takes this end's lock; progress happens inside the calls, like a host's proxy thread
- * polling its completion queue, and, on a connection that allows it ({@link Connection#pollFromListener}), also
- * where a completion is produced, so a receive is finished before its host tests it. A request a native mirror
- * reported done by itself ({@link EngineRequest#reportableAt}) counts as released.
+ * polling its completion queue, and, where {@code ccl_drain_on_progress} allows, also where a completion is
+ * produced, so a receive is finished before its host tests it. A request a native mirror reported done by itself
+ * ({@link EngineRequest#reportableAt}) counts as released.
  */
-public final class RecvEndpoint implements RecvComm, Connection.CompletionHandler {
-    private static final int POLL_BATCH = 64;
+public final class RecvEndpoint extends Endpoint implements RecvComm {
+    /** Writes with immediate one receive end can have landing at once: every buffer of every slot. */
+    public static final int IMMEDIATE_RECEIVES = Advertisement.SLOTS * Advertisement.MAX_ENTRIES;
+    /** Work id of the empty receives for immediates, above any id a slot uses. */
+    private static final long IMMEDIATE_RECEIVE_ID = Long.MIN_VALUE;
 
-    private final int device;
-    private final Connection connection;
-    /** This end's lock; a producing thread only tries it, so it never waits on a host's call. */
-    private final ReentrantLock lock = new ReentrantLock();
-    private final boolean drainOnArrival;
-    final Attention attention;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment[] advertBuffers = new MemorySegment[Advertisement.SLOTS];
-    private final RegisteredMemory advertMemory;
-    private final RecvRequest[] slots = new RecvRequest[Advertisement.SLOTS];
+    private final IrecvRequest[] slots = new IrecvRequest[Advertisement.SLOTS];
+    /** Receives for immediates consumed and not yet posted again because the queue pair refused at that moment. */
+    private int immediateDeficit;
     private long nextSequence;
-    private String failure;
-    private boolean closed;
-    private final BooleanSupplier isClosed = () -> closed;
-    private final Runnable drain = this::progress;
 
-    public RecvEndpoint(int device, Connection connection) {
-        this.device = device;
-        this.connection = connection;
-        this.drainOnArrival = connection.pollFromListener();
-        MemorySegment block = arena.allocate((long) Advertisement.MAX_BYTES * advertBuffers.length, 64);
-        for (int i = 0; i < advertBuffers.length; i++) {
-            advertBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
-        }
-        this.advertMemory = connection.register(block);
+    /**
+     * Posts the receives that writes with immediate consume; fails if the queue pair cannot take them.
+     *
+     * @param drainOnProgress whether a completion may be drained on the thread that produced it
+     */
+    public RecvEndpoint(int device, QueuePair qp, EngineTurn turn, boolean drainOnProgress) throws CclException {
+        super(RECEIVING, device, qp, turn, drainOnProgress);
         // Held until the end is whole: a completion produced meanwhile (a flush) must not drain a half-built end.
         lock.lock();
         try {
-            this.attention = new Attention(connection.onCompletion(this::arrived));
+            listenOn(qp.recvCq());
+            for (int i = 0; i < IMMEDIATE_RECEIVES; i++) {
+                if (!qp.postRecv(IMMEDIATE_RECEIVE_ID, null, 0, 0)) {
+                    letGo(false);
+                    throw new CclException(CclResult.SYSTEM_ERROR, "the queue pair took only " + i + " of "
+                            + IMMEDIATE_RECEIVES + " receives for immediates");
+                }
+            }
         } finally {
             lock.unlock();
         }
     }
 
-    @Override
-    public int device() {
-        return device;
-    }
-
-    /** Registers memory for use on this connection end. */
-    public RegisteredMemory register(MemorySegment region) throws CclException {
-        try {
-            return connection.register(region);
-        } catch (RuntimeException e) {
-            throw CclException.system("cannot register " + region.byteSize() + " bytes: " + e.getMessage(), e);
-        }
-    }
-
-    /** Posts a grouped receive; null when every slot is busy or the connection cannot take the advertisement now. */
-    public RecvRequest irecv(MemorySegment[] buffers, int[] tags, RegisteredMemory[] memory) throws CclException {
+    /** Posts a grouped receive; null when every slot is busy or the queue pair cannot take the advertisement now. */
+    public IrecvRequest irecv(MemorySegment[] buffers, int[] tags, MemoryRegion[] memory) throws CclException {
         // Never waits: while the progress thread drains this end, the host is told to try again.
         if (!lock.tryLock()) {
             return null;
@@ -86,16 +77,16 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         }
     }
 
-    private RecvRequest irecvLocked(MemorySegment[] buffers, int[] tags, RegisteredMemory[] memory)
+    private IrecvRequest irecvLocked(MemorySegment[] buffers, int[] tags, MemoryRegion[] memory)
             throws CclException {
-        usable();
+        usable("closeRecv");
         if (buffers.length < 1 || buffers.length > Advertisement.MAX_ENTRIES || tags.length != buffers.length
                 || memory.length != buffers.length) {
             throw CclException.internal("irecv of " + buffers.length + " buffers with " + tags.length + " tags and "
                     + memory.length + " memory handles; 1.." + Advertisement.MAX_ENTRIES + " of each, equal counts");
         }
         progress();
-        usable();
+        usable("closeRecv");
         int slot = freeSlot();
         if (slot < 0) {
             return null;
@@ -103,88 +94,43 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         List<Advertisement.Entry> entries = new ArrayList<>(buffers.length);
         long[] capacity = new long[buffers.length];
         for (int i = 0; i < buffers.length; i++) {
-            long offset = Bounds.offsetIn(buffers[i], memory[i], "receive buffer " + i);
+            long offset = Regions.offsetIn(buffers[i], memory[i], "receive buffer " + i);
             capacity[i] = buffers[i].byteSize();
-            entries.add(new Advertisement.Entry(memory[i].remoteKey(), buffers[i].address(), offset,
-                    buffers[i].byteSize(), tags[i]));
+            entries.add(new Advertisement.Entry(Integer.toUnsignedLong(memory[i].rkey()), buffers[i].address(),
+                    offset, buffers[i].byteSize(), tags[i]));
         }
         long sequence = nextSequence & 0xFFFF_FFFFL;
         Advertisement ad = new Advertisement(sequence, slot, entries);
-        int len = ad.encode(advertBuffers[slot]);
-        if (!connection.postSend(slot, advertMemory, advertBuffers[slot].asSlice(0, len))) {
+        long at = messageAt(slot);
+        int len = ad.encode(messages.asSlice(at, Advertisement.MAX_BYTES));
+        if (!qp.postSend(slot, messageMemory, at, len)) {
             return null;
         }
         nextSequence++;
-        RecvRequest request = new RecvRequest(this, sequence, slot, capacity);
+        IrecvRequest request = new IrecvRequest(this, sequence, slot, capacity);
         request.advertised = true;
         slots[slot] = request;
+        // The advertisement leaves now, on this thread, when it can take the engine's turn.
+        step();
         return request;
     }
 
-    boolean test(RecvRequest request, long[] sizes) throws CclException {
-        // Never waits: while the progress thread drains this end, the request is not reported done yet.
-        if (!lock.tryLock()) {
-            return false;
-        }
-        try {
-            return testLocked(request, sizes);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean testLocked(RecvRequest request, long[] sizes) throws CclException {
-        if (request.released || request.reportedElsewhere()) {
-            throw CclException.internal("receive request tested again after it was reported done");
-        }
-        if (!closed) {
-            progress();
-        }
-        if (request.error != null) {
-            release(request);
-            throw new CclException(CclResult.SYSTEM_ERROR, "receive failed: " + request.error);
-        }
-        if (!request.done()) {
-            return false;
-        }
-        if (sizes != null) {
-            System.arraycopy(request.received, 0, sizes, 0, Math.min(sizes.length, request.received.length));
-        }
-        release(request);
-        return true;
-    }
-
-    /** Closes the connection; receives still in flight fail. */
-    public void close() {
-        lock.lock();
-        try {
-            closeLocked();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void closeLocked() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        boolean quiet = failure == null && connection.isOpen() && nothingOutstanding();
+    @Override
+    void closeLocked() {
+        boolean quiet = failure == null && open() && nothingOutstanding();
         failAll("the receive comm was closed");
-        connection.onCompletion(null);
-        attention.release();
         if (quiet) {
             // Everything was received; the sender may still wait for the acknowledgement of the last write.
-            Linger.add(connection, advertMemory, arena);
+            qp.recvCq().onPush(null);
+            attention.release();
+            Linger.add(qp, messageMemory::deregister, arena);
         } else {
-            connection.close();
-            advertMemory.close();
-            arena.close();
+            letGo(true);
         }
     }
 
     private boolean nothingOutstanding() {
-        for (RecvRequest r : slots) {
+        for (IrecvRequest r : slots) {
             if (r != null && !r.released && !r.done()) {
                 return false;
             }
@@ -192,7 +138,10 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         return true;
     }
 
-    private void release(RecvRequest request) {
+    /** Frees the request's slot too, unless its advertisement's send has not completed yet. */
+    @Override
+    void release(EngineRequest r) {
+        IrecvRequest request = (IrecvRequest) r;
         request.released = true;
         if (slots[request.slot] == request && !request.advertised) {
             slots[request.slot] = null;
@@ -201,7 +150,7 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
 
     private int freeSlot() {
         for (int i = 0; i < slots.length; i++) {
-            RecvRequest r = slots[i];
+            IrecvRequest r = slots[i];
             if (r == null) {
                 return i;
             }
@@ -213,97 +162,74 @@ public final class RecvEndpoint implements RecvComm, Connection.CompletionHandle
         return -1;
     }
 
-    private void usable() throws CclException {
-        if (closed) {
-            throw CclException.internal("receive comm used after closeRecv");
-        }
-        if (failure != null) {
-            throw new CclException(CclResult.SYSTEM_ERROR, "connection failed: " + failure);
-        }
-    }
-
-    /**
-     * A completion became pollable: counted, and drained at once when the connection allows it and no call of
-     * this end runs (the thread that produced it may be inside one of them, e.g. a post that flushed).
-     */
-    private void arrived() {
-        ArrivalDrain.arrived(attention, lock, drainOnArrival, isClosed, drain);
-    }
-
-    private void progress() {
+    @Override
+    void progress() {
         long arrivals = attention.arrivals();
         if (failure == null) {
-            while (connection.poll(this, POLL_BATCH) > 0) {
-                // keep draining until the connection has nothing more for us
+            drainCompletions();
+            // A refused repost is tried again on the next look, so no receive is lost for good.
+            while (failure == null && immediateDeficit > 0 && qp.postRecv(IMMEDIATE_RECEIVE_ID, null, 0, 0)) {
+                immediateDeficit--;
             }
-            if (failure == null && !connection.isOpen()) {
+            if (failure == null && !open()) {
                 fail("the connection closed");
             }
         }
-        attention.settle(arrivals, failure == null && connection.wantsPoll());
+        attention.settle(arrivals, failure == null && immediateDeficit > 0);
     }
 
+    /** An advertisement's send is done: its slot may be reused once its receive is released. */
     @Override
-    public void onPostComplete(long workId, String error) {
-        if (error != null) {
-            fail("advertisement send failed: " + error);
+    void posted(Completion c) {
+        if (!c.isSuccess()) {
+            fail("advertisement send failed: " + describe(c));
             return;
         }
-        int slot = (int) workId;
-        if (slot < 0 || slot >= slots.length || slots[slot] == null) {
-            fail("completion for advertisement slot " + workId + " that holds no receive");
+        long slot = c.wrId();
+        if (slot < 0 || slot >= slots.length || slots[(int) slot] == null) {
+            fail("completion for advertisement slot " + slot + " that holds no receive");
             return;
         }
-        RecvRequest r = slots[slot];
+        IrecvRequest r = slots[(int) slot];
         r.advertised = false;
         if (r.released || r.reportedElsewhere()) {
-            slots[slot] = null;
+            slots[(int) slot] = null;
         }
     }
 
+    /** A write-with-immediate from the peer placed its bytes, or was refused (the queue pair is in error then). */
     @Override
-    public void onReceive(long workId, MemorySegment message, String error) {
-        fail("unexpected message on a receive comm" + (error == null ? "" : ": " + error));
-    }
-
-    @Override
-    public void onImmediate(int immediate, long length, String error) {
+    void received(Completion c) {
+        if (!c.isSuccess()) {
+            fail("write with immediate failed: " + describe(c));
+            return;
+        }
+        immediateDeficit++;
+        int immediate = c.imm();
         int slot = Immediate.slot(immediate);
         int index = Immediate.index(immediate);
-        RecvRequest r = slots[slot];
-        if (r == null || r.released || Immediate.sequenceBits(immediate) != (r.sequence & Immediate.SEQUENCE_MASK)
-                || index >= r.capacity.length || r.arrived[index]) {
+        IrecvRequest r = slots[slot];
+        if (!c.hasImm() || !Immediate.wellFormed(immediate) || r == null || r.released
+                || Immediate.sequenceBits(immediate) != (r.sequence & Immediate.SEQUENCE_MASK)
+                || index >= r.capacity.length || r.arrived(index)) {
             fail(String.format("write with immediate 0x%08x names no waiting buffer", immediate));
             return;
         }
-        if (error != null) {
-            r.error = error;
+        long length = c.byteLen();
+        if (length < 0 || length > r.capacity[index]) {
+            r.error = "peer wrote " + length + " bytes into a " + r.capacity[index] + "-byte buffer";
             r.finish();
             return;
         }
-        long total = Immediate.totalLength(immediate, length);
-        if (length < 0 || length > Immediate.CHUNK_BYTES || total > r.capacity[index]) {
-            r.error = "peer wrote " + total + " bytes into a " + r.capacity[index] + "-byte buffer";
-            r.finish();
-            return;
-        }
-        r.arrived[index] = true;
-        r.received[index] = total;
-        r.arrivals++;
+        r.arrive(index, length);
         if (r.done()) {
             r.finish();
         }
     }
 
-    private void fail(String why) {
-        if (failure == null) {
-            failure = why;
-        }
-        failAll(why);
-    }
-
-    private void failAll(String why) {
-        for (RecvRequest r : slots) {
+    @Override
+    void failAll(String why) {
+        for (IrecvRequest r : slots) {
             if (r != null && !r.released && !r.done() && r.error == null) {
                 r.error = why;
                 r.finish();

@@ -2,48 +2,33 @@ package io.xdlink.ccl.engine;
 
 import io.xdlink.ccl.CclException;
 import io.xdlink.ccl.CclResult;
+import io.xdlink.ccl.EngineTurn;
 import io.xdlink.ccl.SendComm;
+import io.xdlink.rails.verbs.Completion;
+import io.xdlink.rails.verbs.MemoryRegion;
+import io.xdlink.rails.verbs.QueuePair;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BooleanSupplier;
 
 /**
- * The sending end of a connection. Advertisements arrive in posting order into buffers posted for them; a send
- * matches, by tag, a not yet used buffer of the oldest advertisement (tags route only within the first posted
- * grouped receive, as the host expects) and writes straight into it. No matching buffer yet means "retry".
+ * The sending end of a connection, over the rails queue pair of the connecting side. Advertisements arrive in
+ * posting order into receives posted for them; a send matches, by tag, a not yet used buffer of the oldest
+ * advertisement (tags route only within the first posted grouped receive, as the host expects) and writes straight
+ * into it with one write-with-immediate. No matching buffer yet means "retry".
  *
- * <p>Every public method takes this end's lock; progress happens inside the calls and, on a connection that allows
- * it ({@link Connection#pollFromListener}), also where a completion is produced, so a send is finished and an
- * advertisement taken in before the host calls again.
+ * <p>Every public method takes this end's lock; progress happens inside the calls and, where
+ * {@code ccl_drain_on_progress} allows, also where a completion is produced, so a send is finished and an
+ * advertisement taken in before the host calls again. The queue pair's one completion queue is announced.
  */
-public final class SendEndpoint implements SendComm, Connection.CompletionHandler {
-    private static final int POLL_BATCH = 64;
-
-    private final int device;
-    private final Connection connection;
-    /** This end's lock; a producing thread only tries it, so it never waits on a host's call. */
-    private final ReentrantLock lock = new ReentrantLock();
-    private final boolean drainOnArrival;
-    final Attention attention;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment[] receiveBuffers = new MemorySegment[Advertisement.SLOTS];
-    private final RegisteredMemory receiveMemory;
+public final class SendEndpoint extends Endpoint implements SendComm {
     private final ArrayDeque<Pending> advertised = new ArrayDeque<>(Advertisement.SLOTS);
-    private final Map<Long, SendRequest> inFlight = new HashMap<>();
-    private final ArrayDeque<SendRequest> backlog = new ArrayDeque<>();
-    /** Advertisement buffers consumed and not yet posted again (the connection refused at that moment). */
+    /** Sends posted and not yet completed, in posting order: the order rails completes them in. */
+    private final ArrayDeque<IsendRequest> inFlight = new ArrayDeque<>();
+    /** Advertisement buffers consumed and not yet posted again (the queue pair refused at that moment). */
     private final ArrayDeque<Integer> toRepost = new ArrayDeque<>();
     private long expectedSequence;
     private long nextWorkId;
-    private String failure;
-    private boolean closed;
-    private final BooleanSupplier isClosed = () -> closed;
-    private final Runnable drain = this::progress;
 
     /** An advertisement and which of its buffers sends have taken. */
     private static final class Pending {
@@ -57,26 +42,25 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         }
     }
 
-    /** Posts the buffers that advertisements arrive in; fails if the connection cannot take them. */
-    public SendEndpoint(int device, Connection connection) throws CclException {
-        this.device = device;
-        this.connection = connection;
-        this.drainOnArrival = connection.pollFromListener();
-        MemorySegment block = arena.allocate((long) Advertisement.MAX_BYTES * receiveBuffers.length, 64);
-        this.receiveMemory = connection.register(block);
+    /**
+     * Posts the receives that advertisements arrive in; fails if the queue pair cannot take them.
+     *
+     * @param drainOnProgress whether a completion may be drained on the thread that produced it
+     */
+    public SendEndpoint(int device, QueuePair qp, EngineTurn turn, boolean drainOnProgress) throws CclException {
+        super(SENDING, device, qp, turn, drainOnProgress);
         // Held while the buffers are posted: an advertisement may arrive after the first, and its drain must wait.
         lock.lock();
         try {
-            this.attention = new Attention(connection.onCompletion(this::arrived));
-            for (int i = 0; i < receiveBuffers.length; i++) {
-                receiveBuffers[i] = block.asSlice((long) i * Advertisement.MAX_BYTES, Advertisement.MAX_BYTES);
-                if (!connection.postReceive(i, receiveMemory, receiveBuffers[i])) {
-                    connection.onCompletion(null);
-                    attention.release();
-                    receiveMemory.close();
-                    arena.close();
-                    throw new CclException(CclResult.SYSTEM_ERROR, "the connection refused receive buffer " + i
-                            + " of " + receiveBuffers.length + " for advertisements");
+            listenOn(qp.recvCq());
+            if (qp.sendCq() != qp.recvCq()) {
+                listenOn(qp.sendCq());
+            }
+            for (int i = 0; i < Advertisement.SLOTS; i++) {
+                if (!postReceive(i)) {
+                    letGo(false);
+                    throw new CclException(CclResult.SYSTEM_ERROR, "the queue pair refused receive buffer " + i
+                            + " of " + Advertisement.SLOTS + " for advertisements");
                 }
             }
         } finally {
@@ -84,26 +68,8 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         }
     }
 
-    @Override
-    public int device() {
-        return device;
-    }
-
-    /** Registers memory for use on this connection end. */
-    public RegisteredMemory register(MemorySegment region) throws CclException {
-        try {
-            return connection.register(region);
-        } catch (RuntimeException e) {
-            throw CclException.system("cannot register " + region.byteSize() + " bytes: " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * The attention of this end, whose {@code starved} word says, while the end is quiet, that a send would be
-     * told to retry: the plugin's C trampolines answer such an isend without entering Java.
-     */
-    public Attention attention() {
-        return attention;
+    private boolean postReceive(int slot) {
+        return qp.postRecv(slot, messageMemory, messageAt(slot), Advertisement.MAX_BYTES);
     }
 
     /** True when an isend now would surely be told to retry: the end is quiet and had no advertisement left. */
@@ -112,7 +78,7 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
     }
 
     /** Starts a send; null when the peer has not advertised a matching buffer yet. */
-    public SendRequest isend(MemorySegment data, int tag, RegisteredMemory memory) throws CclException {
+    public IsendRequest isend(MemorySegment data, int tag, MemoryRegion memory) throws CclException {
         // Never waits: while the progress thread drains this end, the host is told to try again.
         if (!lock.tryLock()) {
             return null;
@@ -124,15 +90,15 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
         }
     }
 
-    private SendRequest isendLocked(MemorySegment data, int tag, RegisteredMemory memory) throws CclException {
-        usable();
-        Bounds.offsetIn(data, memory, "send buffer");
+    private IsendRequest isendLocked(MemorySegment data, int tag, MemoryRegion memory) throws CclException {
+        usable("closeSend");
+        long offset = Regions.offsetIn(data, memory, "send buffer");
         if (data.byteSize() > Immediate.MAX_MESSAGE_BYTES) {
             throw CclException.usage("send of " + data.byteSize() + " bytes exceeds the largest message, "
                     + Immediate.MAX_MESSAGE_BYTES + " bytes");
         }
         progress();
-        usable();
+        usable("closeSend");
         Pending head = advertised.peekFirst();
         if (head == null) {
             return null;
@@ -152,170 +118,93 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
             throw CclException.usage("send of " + data.byteSize() + " bytes with tag " + tag
                     + " is larger than the matching receive buffer of " + target.size() + " bytes");
         }
-        Connection.RemoteBuffer remote = new Connection.RemoteBuffer(target.remoteKey(), target.address(),
-                target.offset(), target.size());
-        SendRequest request = new SendRequest(this, data, memory, remote, head.ad.immediate(index, data.byteSize()));
-        if (backlog.isEmpty()) {
-            long workId = nextWorkId;
-            if (!request.postNext(connection, workId)) {
-                return null;
-            }
-            nextWorkId++;
-            inFlight.put(workId, request);
+        long workId = nextWorkId;
+        if (!qp.postWriteWithImm(workId, memory, offset, data.byteSize(), target.address(), (int) target.remoteKey(),
+                head.ad.immediate(index))) {
+            return null;
         }
-        if (request.posted < request.chunks) {
-            backlog.addLast(request);
-        }
+        nextWorkId++;
+        IsendRequest request = new IsendRequest(this, data.byteSize(), workId);
+        inFlight.addLast(request);
         head.used[index] = true;
         if (++head.usedCount == head.used.length) {
             advertised.pollFirst();
             // That was the last buffer the settled look found: until a completion arrives, sends must retry.
             attention.starved(advertised.isEmpty());
         }
+        // The write leaves now, on this thread, when it can take the engine's turn.
+        step();
         return request;
     }
 
-    /** Posts the remaining writes of large sends, in order, as far as the connection takes them. */
-    private void postBacklog() {
-        SendRequest r;
-        while ((r = backlog.peekFirst()) != null) {
-            if (r.error != null) {
-                backlog.pollFirst();
-                continue;
-            }
-            long workId = nextWorkId;
-            if (!r.postNext(connection, workId)) {
-                return;
-            }
-            nextWorkId++;
-            inFlight.put(workId, r);
-            if (r.posted == r.chunks) {
-                backlog.pollFirst();
-            }
-        }
-    }
-
-    boolean test(SendRequest request, long[] sizes) throws CclException {
-        // Never waits: while the progress thread drains this end, the request is not reported done yet.
-        if (!lock.tryLock()) {
-            return false;
-        }
-        try {
-            return testLocked(request, sizes);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private boolean testLocked(SendRequest request, long[] sizes) throws CclException {
-        if (request.released || request.reportedElsewhere()) {
-            throw CclException.internal("send request tested again after it was reported done");
-        }
-        if (!closed) {
-            progress();
-        }
-        if (request.error != null) {
-            request.released = true;
-            throw new CclException(CclResult.SYSTEM_ERROR, "send failed: " + request.error);
-        }
-        if (!request.done()) {
-            return false;
-        }
-        if (sizes != null && sizes.length > 0) {
-            sizes[0] = request.data.byteSize();
-        }
-        request.released = true;
-        return true;
-    }
-
-    /** Closes the connection; sends still in flight fail. */
-    public void close() {
-        lock.lock();
-        try {
-            closeLocked();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void closeLocked() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    @Override
+    void closeLocked() {
         failAll("the send comm was closed");
-        connection.onCompletion(null);
-        connection.close();
-        attention.release();
-        receiveMemory.close();
-        arena.close();
+        letGo(true);
     }
 
-    private void usable() throws CclException {
-        if (closed) {
-            throw CclException.internal("send comm used after closeSend");
-        }
-        if (failure != null) {
-            throw new CclException(CclResult.SYSTEM_ERROR, "connection failed: " + failure);
-        }
-    }
-
-    /**
-     * A completion became pollable: counted, and drained at once when the connection allows it and no call of
-     * this end runs (the thread that produced it may be inside one of them, e.g. a post that flushed).
-     */
-    private void arrived() {
-        ArrivalDrain.arrived(attention, lock, drainOnArrival, isClosed, drain);
-    }
-
-    private void progress() {
+    @Override
+    void progress() {
         long arrivals = attention.arrivals();
         if (failure == null) {
-            while (connection.poll(this, POLL_BATCH) > 0) {
-                // drain
-            }
+            drainCompletions();
             Integer slot;
-            while (failure == null && (slot = toRepost.peekFirst()) != null
-                    && connection.postReceive(slot, receiveMemory, receiveBuffers[slot])) {
+            while (failure == null && (slot = toRepost.peekFirst()) != null && postReceive(slot)) {
                 toRepost.pollFirst();
             }
-            postBacklog();
-            if (failure == null && !connection.isOpen()) {
+            if (failure == null && !open()) {
                 fail("the connection closed");
             }
         }
         attention.starved(failure == null && advertised.isEmpty());
-        // Writes waiting for queue room and buffers to post again move only when this end runs, whatever arrives.
-        attention.settle(arrivals, failure == null
-                && (!backlog.isEmpty() || !toRepost.isEmpty() || connection.wantsPoll()));
+        // Buffers to post again move only when this end runs, whatever arrives.
+        attention.settle(arrivals, failure == null && !toRepost.isEmpty());
     }
 
+    /** A send's write is done (the peer has the bytes), or failed. */
     @Override
-    public void onPostComplete(long workId, String error) {
-        SendRequest r = inFlight.remove(workId);
-        if (r == null) {
-            fail("completion for send " + workId + " that is not in flight");
+    void posted(Completion c) {
+        IsendRequest r = inFlight.peekFirst();
+        if (r != null && r.workId == c.wrId()) {
+            inFlight.pollFirst();
+        } else if (c.isSuccess() || (r = remove(c.wrId())) == null) {
+            // Successes come in posting order; a flush may report the failed ones in another.
+            fail("completion for send " + c.wrId() + " that is not in flight");
             return;
         }
-        if (error != null) {
-            r.error = error;
+        if (c.isSuccess()) {
+            r.confirmed = true;
         } else {
-            r.confirmed++;
+            r.error = describe(c);
         }
-        if (r.error != null || r.done()) {
-            r.finish();
-        }
+        r.finish();
     }
 
+    private IsendRequest remove(long workId) {
+        for (IsendRequest r : inFlight) {
+            if (r.workId == workId) {
+                inFlight.remove(r);
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** An advertisement arrived in one of the receives posted for them, or the receive failed. */
     @Override
-    public void onReceive(long workId, MemorySegment message, String error) {
-        if (error != null) {
-            fail("advertisement receive failed: " + error);
+    void received(Completion c) {
+        if (!c.isSuccess()) {
+            fail("advertisement receive failed: " + describe(c));
+            return;
+        }
+        long slot = c.wrId();
+        if (slot < 0 || slot >= Advertisement.SLOTS) {
+            fail("advertisement arrived in buffer " + slot + ", which was never posted");
             return;
         }
         Advertisement ad;
         try {
-            ad = Advertisement.decode(message);
+            ad = Advertisement.decode(messages.asSlice(messageAt(slot), Math.min(c.byteLen(), Advertisement.MAX_BYTES)));
         } catch (MalformedMessageException e) {
             fail(e.getMessage());
             return;
@@ -329,42 +218,26 @@ public final class SendEndpoint implements SendComm, Connection.CompletionHandle
             fail("more than " + Advertisement.SLOTS + " receives advertised at once");
             return;
         }
+        for (int i = 0; i < ad.entries().size(); i++) {
+            long key = ad.entries().get(i).remoteKey();
+            if (key < 0 || key > 0xFFFF_FFFFL) {
+                fail(String.format("advertised buffer %d has remote key 0x%x, wider than a rails key", i, key));
+                return;
+            }
+        }
         expectedSequence++;
         advertised.addLast(new Pending(ad));
-        int slot = (int) workId;
-        if (slot < 0 || slot >= receiveBuffers.length) {
-            fail("advertisement arrived in buffer " + workId + ", which was never posted");
-            return;
-        }
-        toRepost.addLast(slot);
+        toRepost.addLast((int) slot);
     }
 
     @Override
-    public void onImmediate(int immediate, long length, String error) {
-        fail(String.format("unexpected write with immediate 0x%08x on a send comm", immediate));
-    }
-
-    private void fail(String why) {
-        if (failure == null) {
-            failure = why;
-        }
-        failAll(why);
-    }
-
-    private void failAll(String why) {
-        for (SendRequest r : inFlight.values()) {
+    void failAll(String why) {
+        for (IsendRequest r : inFlight) {
             if (r.error == null && !r.done()) {
                 r.error = why;
                 r.finish();
             }
         }
-        for (SendRequest r : backlog) {
-            if (r.error == null) {
-                r.error = why;
-                r.finish();
-            }
-        }
         inFlight.clear();
-        backlog.clear();
     }
 }

@@ -3,10 +3,10 @@ package io.xdlink.ccl.abi;
 import io.xdlink.ccl.CclException;
 import io.xdlink.ccl.abi.HandleTable.Kind;
 import io.xdlink.ccl.engine.EngineRequest;
-import io.xdlink.ccl.engine.InMemoryConnections;
+import io.xdlink.ccl.engine.RailsWire;
 import io.xdlink.ccl.engine.RecvEndpoint;
-import io.xdlink.ccl.engine.RegisteredMemory;
 import io.xdlink.ccl.engine.SendEndpoint;
+import io.xdlink.rails.verbs.MemoryRegion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,21 +26,27 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class RequestMirrorTest {
     private final Arena arena = Arena.ofShared();
-    private final InMemoryConnections wire = new InMemoryConnections(0x31AAL, 64).draining();
-    private final RecvEndpoint recv = new RecvEndpoint(0, wire.b);
+    private final RailsWire wire;
+    private final RecvEndpoint recv;
     private final HandleTable handles = new HandleTable();
     private final RequestMirror mirror = new RequestMirror();
+
+    RequestMirrorTest() throws Exception {
+        wire = new RailsWire(0x31AAL);
+        recv = wire.recvEnd(true);
+    }
 
     @AfterEach
     void close() {
         recv.close();
+        wire.close();
         arena.close();
     }
 
     private EngineRequest receive() throws CclException {
         MemorySegment buffer = arena.allocate(8);
-        RegisteredMemory memory = wire.register(buffer);
-        EngineRequest r = recv.irecv(new MemorySegment[] {buffer}, new int[] {0}, new RegisteredMemory[] {memory});
+        MemoryRegion memory = recv.register(buffer);
+        EngineRequest r = recv.irecv(new MemorySegment[] {buffer}, new int[] {0}, new MemoryRegion[] {memory});
         assertThat(r).isNotNull();
         return r;
     }
@@ -58,7 +64,7 @@ class RequestMirrorTest {
 
     @Test
     void aDoneReceiveHoldsItsSizesAndOnceTheShimReportedItTheCommsNextCallForgetsIt() throws CclException {
-        SendEndpoint send = new SendEndpoint(0, wire.a);
+        SendEndpoint send = wire.sendEnd(true);
         try {
             EngineRequest r = receive();
             long id = handles.add(Kind.REQUEST, r);
@@ -70,7 +76,14 @@ class RequestMirrorTest {
             assertThat(outstanding.size()).as("a pending request stays").isEqualTo(1);
 
             MemorySegment src = arena.allocate(6);
-            assertThat(send.isend(src, 0, wire.register(src))).isNotNull();
+            MemoryRegion srcMem = send.register(src);
+            EngineRequest s = null;
+            for (int i = 0; i < 100 && s == null; i++) {
+                wire.step();
+                s = send.isend(src, 0, srcMem);
+            }
+            assertThat(s).isNotNull();
+            wire.step();
             assertThat(r.finished()).isTrue();
             MemorySegment e = entrySegment(id);
             assertThat(e.get(JAVA_LONG, 0)).isEqualTo(generation | RequestMirror.DONE);

@@ -6,6 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -86,16 +87,19 @@ class AdvertisementTest {
     }
 
     @Test
-    void theImmediateCarriesSequenceChunksSlotAndIndex() {
-        int imm = Immediate.of(0x12345, 3, 17, 5);
+    void theImmediateCarriesSequenceSlotAndIndexAndLeavesItsReservedBitsClear() {
+        int imm = Immediate.of(0x12345, 17, 5);
         assertThat(Immediate.sequenceBits(imm)).isEqualTo(0x2345);
-        assertThat(Immediate.chunks(imm)).isEqualTo(3);
         assertThat(Immediate.slot(imm)).isEqualTo(17);
         assertThat(Immediate.index(imm)).isEqualTo(5);
-        assertThat(Immediate.totalLength(imm, 10)).isEqualTo(2 * Immediate.CHUNK_BYTES + 10);
-        assertThat(Immediate.chunks(0L)).isEqualTo(1);
-        assertThat(Immediate.chunks(Immediate.CHUNK_BYTES)).isEqualTo(1);
-        assertThat(Immediate.chunks(Immediate.CHUNK_BYTES + 1)).isEqualTo(2);
-        assertThatThrownBy(() -> Immediate.of(0, 257, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(imm & Immediate.RESERVED_MASK).isZero();
+        assertThat(Immediate.wellFormed(imm)).isTrue();
+        assertThat(Immediate.wellFormed(imm | 0x0200)).as("a chunk count of an older peer").isFalse();
+        Advertisement six = new Advertisement(0x12345, 17, Collections.nCopies(6, new Advertisement.Entry(1, 2, 0, 8, 0)));
+        assertThat(six.immediate(5)).as("what a send into buffer 5 of that receive carries").isEqualTo(imm);
+        assertThatThrownBy(() -> Immediate.of(0, 32, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("slot 32");
+        assertThatThrownBy(() -> Immediate.of(0, 0, 8)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("index 8");
     }
 }

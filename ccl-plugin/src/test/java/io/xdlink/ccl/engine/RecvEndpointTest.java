@@ -1,6 +1,10 @@
 package io.xdlink.ccl.engine;
 
 import io.xdlink.ccl.CclException;
+import io.xdlink.rails.verbs.Access;
+import io.xdlink.rails.verbs.Completion;
+import io.xdlink.rails.verbs.MemoryRegion;
+import io.xdlink.rails.verbs.WorkOpcode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,10 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Where a receive is finished and when its slot is free again: on a connection that lets its owner drain from the
- * completion listener, the write that lands finishes the receive on the producing thread, before anyone tests it;
- * a receive a native mirror reported done gives its slot back without a test; a host's call never waits for such
- * a drain.
+ * Where a receive is finished and when its slot is free again: where {@code ccl_drain_on_progress} lets an end
+ * drain on the thread that produced a completion, the write that lands finishes the receive on that thread (here
+ * the one stepping the engines), before anyone tests it; a receive a native mirror reported done gives its slot back
+ * without a test; a host's call never waits for such a drain. And what a receive end makes of writes that name no
+ * buffer it waits on.
  */
 class RecvEndpointTest {
     private static final long SEED = Long.getLong("xdlink.test.seed", 0x5EED_2ECL);
@@ -30,51 +35,58 @@ class RecvEndpointTest {
 
     @AfterEach
     void close() throws Exception {
-        for (AutoCloseable e : ends) {
+        for (AutoCloseable e : ends.reversed()) {
             e.close();
         }
         arena.close();
     }
 
-    private record Pair(InMemoryConnections wire, SendEndpoint send, RecvEndpoint recv, MemorySegment src,
-                        MemorySegment dst, RegisteredMemory srcMem, RegisteredMemory dstMem) {
-        RecvRequest receive(int i) throws CclException {
+    private record Pair(RailsWire wire, SendEndpoint send, RecvEndpoint recv, MemorySegment src,
+                        MemorySegment dst, MemoryRegion srcMem, MemoryRegion dstMem) {
+        IrecvRequest receive(int i) throws CclException {
             return recv.irecv(new MemorySegment[] {dst.asSlice(8L * i, 8)}, new int[] {7},
-                    new RegisteredMemory[] {dstMem});
+                    new MemoryRegion[] {dstMem});
         }
 
-        SendRequest send(int i) throws CclException {
-            return send.isend(src.asSlice(8L * i, 8), 7, srcMem);
+        /** Sends into the next advertised buffer once the advertisement has arrived. */
+        IsendRequest send(int i) throws CclException {
+            for (int tries = 0; tries < 100; tries++) {
+                IsendRequest s = send.isend(src.asSlice(8L * i, 8), 7, srcMem);
+                if (s != null) {
+                    return s;
+                }
+                wire.step();
+            }
+            return null;
         }
     }
 
-    private Pair pair(InMemoryConnections wire) throws CclException {
-        SendEndpoint send = new SendEndpoint(0, wire.a);
-        RecvEndpoint recv = new RecvEndpoint(0, wire.b);
+    private Pair pair(boolean drain) throws Exception {
+        RailsWire wire = new RailsWire(SEED);
+        ends.add(wire);
+        SendEndpoint send = wire.sendEnd(drain);
+        RecvEndpoint recv = wire.recvEnd(drain);
         ends.add(send::close);
         ends.add(recv::close);
-        MemorySegment src = InMemoryConnections.filled(arena, 8 * 64, SEED);
+        MemorySegment src = RailsWire.filled(arena, 8 * 64, SEED);
         MemorySegment dst = arena.allocate(8 * 64, 64);
-        return new Pair(wire, send, recv, src, dst, wire.register(src), wire.register(dst));
+        return new Pair(wire, send, recv, src, dst, send.register(src), recv.register(dst));
     }
 
     @Test
-    void aDrainingConnectionFinishesTheReceiveWhereItsWriteLandsBeforeAnyTest() throws CclException {
-        Pair p = pair(new InMemoryConnections(SEED, 64).draining());
-        RecvRequest r = p.receive(0);
+    void aDrainingEndFinishesTheReceiveWhereItsWriteLandsBeforeAnyTest() throws Exception {
+        Pair p = pair(true);
+        IrecvRequest r = p.receive(0);
         assertThat(r).isNotNull();
-        int polls = p.wire().b.polls;
-        SendRequest s = p.send(0);
+        IsendRequest s = p.send(0);
         assertThat(s).isNotNull();
-        assertThat(r.finished()).as("finished inside the sender's isend, on its thread").isTrue();
+        p.wire().step();
+        assertThat(r.finished()).as("finished by the thread that stepped the engine").isTrue();
         assertThat(r.attention().quiet()).as("taken in and counted: the end does not look busy for it").isTrue();
         assertThat(r.failed()).isFalse();
         assertThat(r.size(0)).isEqualTo(8);
-        assertThat(p.wire().b.polls).as("the receive end drained its connection from the listener")
-                .isGreaterThan(polls);
+        assertThat(s.finished()).as("the send end drained its acknowledgement the same way").isTrue();
         assertThat(p.dst().get(JAVA_LONG, 0)).isEqualTo(p.src().get(JAVA_LONG, 0));
-        // The write's own completion came while the sender was inside its isend: it waits for the sender's test.
-        assertThat(s.finished()).as("a thread holding the end's lock does not drain that end").isFalse();
         long[] sizes = new long[1];
         assertThat(r.test(sizes)).isTrue();
         assertThat(sizes[0]).isEqualTo(8);
@@ -82,34 +94,35 @@ class RecvEndpointTest {
     }
 
     @Test
-    void aNotifyingConnectionThatDoesNotAllowDrainingLeavesTheReceiveToItsTest() throws CclException {
-        Pair p = pair(new InMemoryConnections(SEED, 64).notifying());
-        RecvRequest r = p.receive(0);
-        int polls = p.wire().b.polls;
+    void anEndThatMayNotDrainOnTheProducingThreadLeavesTheReceiveToItsTest() throws Exception {
+        Pair p = pair(false);
+        IrecvRequest r = p.receive(0);
         assertThat(p.send(0)).isNotNull();
+        p.wire().step();
         assertThat(r.finished()).isFalse();
-        assertThat(p.wire().b.polls).isEqualTo(polls);
+        assertThat(r.attention().quiet()).as("the landed write was announced").isFalse();
         assertThat(r.test(null)).isTrue();
     }
 
     @Test
-    void aReceiveTheMirrorReportedGivesItsSlotBackWithoutATestAndCannotBeTestedAgain() throws CclException {
-        Pair p = pair(new InMemoryConnections(SEED, 64).draining());
+    void aReceiveTheMirrorReportedGivesItsSlotBackWithoutATestAndCannotBeTestedAgain() throws Exception {
+        Pair p = pair(true);
         MemorySegment words = arena.allocate(8L * Advertisement.SLOTS, 8);
-        List<RecvRequest> receives = new ArrayList<>();
+        List<IrecvRequest> receives = new ArrayList<>();
         for (int i = 0; i < Advertisement.SLOTS; i++) {
-            RecvRequest r = p.receive(i);
+            IrecvRequest r = p.receive(i);
             assertThat(r).as("receive %d", i).isNotNull();
             r.reportableAt(words, 8L * i, 0x55);
             receives.add(r);
             assertThat(p.send(i)).isNotNull();
+            p.wire().step();
             assertThat(r.finished()).isTrue();
         }
         assertThat(p.receive(Advertisement.SLOTS)).as("every slot holds a receive nobody released").isNull();
 
         // A native host learned that receive 5 is done from the mirror, which says so in its word.
         words.set(JAVA_LONG, 8L * 5, 0x55);
-        RecvRequest reused = p.receive(Advertisement.SLOTS);
+        IrecvRequest reused = p.receive(Advertisement.SLOTS);
         assertThat(reused).as("the reported receive's slot is free again").isNotNull();
         assertThat(p.receive(Advertisement.SLOTS + 1)).as("and only that one").isNull();
         assertThatThrownBy(() -> receives.get(5).test(null)).isInstanceOf(CclException.class)
@@ -120,160 +133,142 @@ class RecvEndpointTest {
         assertThat(p.receive(Advertisement.SLOTS + 1)).isNotNull();
     }
 
-    /** A connection that, once armed, holds its next poll until released: a drain caught in the middle. */
-    private static final class HeldPoll implements Connection {
-        private final Connection inner;
-        private final CountDownLatch entered = new CountDownLatch(1);
-        private final CountDownLatch release = new CountDownLatch(1);
-        private volatile boolean armed;
-        private volatile boolean throwing;
-
-        HeldPoll(Connection inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public int poll(CompletionHandler handler, int max) {
-            if (throwing) {
-                throw new IllegalStateException("poll failed on purpose");
-            }
-            if (armed) {
-                armed = false;
-                entered.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return inner.poll(handler, max);
-        }
-
-        @Override
-        public long maxWriteBytes() {
-            return inner.maxWriteBytes();
-        }
-
-        @Override
-        public boolean postWrite(long workId, MemorySegment source, RegisteredMemory sourceMemory,
-                                 RemoteBuffer target) {
-            return inner.postWrite(workId, source, sourceMemory, target);
-        }
-
-        @Override
-        public boolean postWriteWithImmediate(long workId, MemorySegment source, RegisteredMemory sourceMemory,
-                                              RemoteBuffer target, int immediate) {
-            return inner.postWriteWithImmediate(workId, source, sourceMemory, target, immediate);
-        }
-
-        @Override
-        public RegisteredMemory register(MemorySegment region) {
-            return inner.register(region);
-        }
-
-        @Override
-        public boolean postSend(long workId, RegisteredMemory memory, MemorySegment message) {
-            return inner.postSend(workId, memory, message);
-        }
-
-        @Override
-        public boolean postReceive(long workId, RegisteredMemory memory, MemorySegment buffer) {
-            return inner.postReceive(workId, memory, buffer);
-        }
-
-        @Override
-        public boolean isOpen() {
-            return inner.isOpen();
-        }
-
-        @Override
-        public boolean onCompletion(Runnable listener) {
-            return inner.onCompletion(listener);
-        }
-
-        @Override
-        public boolean pollFromListener() {
-            return inner.pollFromListener();
-        }
-
-        @Override
-        public void close() {
-            inner.close();
-        }
-    }
-
-    /** Two ends over a draining wire whose receive side polls through a {@link HeldPoll}. */
-    private record HeldEnds(InMemoryConnections wire, HeldPoll held, SendEndpoint send, RecvEndpoint recv) {
-    }
-
-    private HeldEnds heldEnds() throws CclException {
-        InMemoryConnections wire = new InMemoryConnections(SEED, 64).draining();
-        HeldPoll held = new HeldPoll(wire.b);
-        SendEndpoint send = new SendEndpoint(0, wire.a);
-        RecvEndpoint recv = new RecvEndpoint(0, held);
-        ends.add(send::close);
-        ends.add(recv::close);
-        return new HeldEnds(wire, held, send, recv);
-    }
-
     @Test
     void aHostCallWhileTheProducingThreadDrainsTheEndIsToldToRetryInsteadOfWaiting() throws Exception {
-        HeldEnds pair = heldEnds();
-        InMemoryConnections wire = pair.wire();
-        HeldPoll held = pair.held();
-        SendEndpoint send = pair.send();
-        RecvEndpoint recv = pair.recv();
-        MemorySegment src = InMemoryConnections.filled(arena, 16, SEED);
-        MemorySegment dst = arena.allocate(16, 64);
-        RegisteredMemory srcMem = wire.register(src);
-        RegisteredMemory dstMem = wire.register(dst);
-        RecvRequest first = recv.irecv(new MemorySegment[] {dst.asSlice(0, 8)}, new int[] {1},
-                new RegisteredMemory[] {dstMem});
+        Pair p = pair(true);
+        IrecvRequest first = p.receive(0);
         assertThat(first).isNotNull();
-
-        held.armed = true;
-        AtomicReference<Object> sent = new AtomicReference<>();
-        Thread producer = Thread.ofPlatform().start(() -> {
+        assertThat(p.send(0)).isNotNull();
+        // The receive's finishing holds the thread that drains the end (the one stepping the engines) inside it.
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        first.onFinish(r -> {
+            entered.countDown();
             try {
-                sent.set(send.isend(src.asSlice(0, 8), 1, srcMem));
-            } catch (CclException | RuntimeException e) {
-                sent.set(e);
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         });
-        assertThat(held.entered.await(30, TimeUnit.SECONDS)).as("the write's landing drains the receive end")
-                .isTrue();
-        // The producing thread is inside the receive end's drain: the host's calls return at once.
-        assertThat(recv.irecv(new MemorySegment[] {dst.asSlice(8, 8)}, new int[] {1},
-                new RegisteredMemory[] {dstMem})).as("irecv: try again").isNull();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread producer = Thread.ofPlatform().start(() -> {
+            try {
+                p.wire().step();
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        });
+        assertThat(entered.await(30, TimeUnit.SECONDS)).as("the write's landing drains the receive end").isTrue();
+        assertThat(p.receive(1)).as("irecv: try again").isNull();
         assertThat(first.test(null)).as("test: not reported done yet").isFalse();
-        held.release.countDown();
+        release.countDown();
         producer.join(30_000);
-        assertThat(sent.get()).isInstanceOf(SendRequest.class);
+        assertThat(failed.get()).isNull();
         assertThat(first.finished()).isTrue();
         assertThat(first.test(null)).isTrue();
-        assertThat(recv.irecv(new MemorySegment[] {dst.asSlice(8, 8)}, new int[] {1},
-                new RegisteredMemory[] {dstMem})).isNotNull();
+        assertThat(p.receive(1)).isNotNull();
     }
 
     @Test
-    void aDrainThatFailsOnTheProducingThreadLeavesTheFailureToTheHostsNextCall() throws CclException {
-        HeldEnds pair = heldEnds();
-        InMemoryConnections wire = pair.wire();
-        HeldPoll held = pair.held();
-        SendEndpoint send = pair.send();
-        RecvEndpoint recv = pair.recv();
-        MemorySegment src = InMemoryConnections.filled(arena, 8, SEED);
-        MemorySegment dst = arena.allocate(8, 64);
-        RegisteredMemory dstMem = wire.register(dst);
-        RecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {1}, new RegisteredMemory[] {dstMem});
-        held.throwing = true;
-        SendRequest s = send.isend(src, 1, wire.register(src));
-        assertThat(s).as("the producing thread (here the sender) never sees the receive end's failure").isNotNull();
-        assertThat(r.finished()).isFalse();
+    void aDrainThatFailsOnTheProducingThreadLeavesTheEndToTheHostsNextCall() throws Exception {
+        Pair p = pair(true);
+        IrecvRequest r = p.receive(0);
+        boolean[] thrown = new boolean[1];
+        r.onFinish(req -> {
+            if (!thrown[0]) {
+                thrown[0] = true;
+                throw new IllegalStateException("a listener failed on purpose");
+            }
+        });
+        assertThat(p.send(0)).isNotNull();
+        p.wire().step();
+        assertThat(thrown[0]).as("the drain ran on the stepping thread, which did not see the failure").isTrue();
         assertThat(r.attention().quiet()).as("left for the host to drive").isFalse();
-        assertThatThrownBy(() -> r.test(null)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("on purpose");
-        held.throwing = false;
         assertThat(r.test(null)).isTrue();
+        assertThat(p.receive(1)).as("the end carries on").isNotNull();
+    }
+
+    /** A receive end whose peer is a bare queue pair, which reads the advertisements it is sent. */
+    private final class RawSender {
+        final RailsWire wire;
+        final RecvEndpoint recv;
+        final MemorySegment inbox = arena.allocate(Advertisement.MAX_BYTES, 64);
+        final MemorySegment data = RailsWire.filled(arena, 64, SEED);
+        final MemoryRegion inboxMem;
+        final MemoryRegion dataMem;
+
+        RawSender() throws Exception {
+            wire = new RailsWire(SEED);
+            ends.add(wire);
+            recv = wire.recvEnd(false);
+            ends.add(recv::close);
+            inboxMem = wire.connectingPd.register(inbox, Access.LOCAL_WRITE);
+            dataMem = wire.connectingPd.register(data, Access.LOCAL_WRITE);
+            assertThat(wire.sendQp.postRecv(1, inboxMem, 0, Advertisement.MAX_BYTES)).isTrue();
+        }
+
+        /** The next advertisement that arrives. */
+        Advertisement advertisement() throws MalformedMessageException {
+            Completion[] got = new Completion[1];
+            assertThat(wire.driver.runUntil(() -> (got[0] = wire.sendQp.recvCq().poll()) != null, 1_000_000_000L))
+                    .isTrue();
+            assertThat(got[0].opcode()).isEqualTo(WorkOpcode.RECV);
+            return Advertisement.decode(inbox.asSlice(0, got[0].byteLen()));
+        }
+
+        /** Writes {@code length} bytes into advertised buffer 0 with {@code immediate}. */
+        void write(Advertisement ad, long length, int immediate) {
+            Advertisement.Entry e = ad.entries().get(0);
+            assertThat(wire.sendQp.postWriteWithImm(9, dataMem, 0, length, e.address(), (int) e.remoteKey(),
+                    immediate)).isTrue();
+            wire.step();
+        }
+    }
+
+    private IrecvRequest receive(RawSender raw, MemorySegment buffer) throws CclException {
+        return raw.recv.irecv(new MemorySegment[] {buffer}, new int[] {0},
+                new MemoryRegion[] {raw.recv.register(buffer)});
+    }
+
+    @Test
+    void aWriteWhoseImmediateNamesAnotherSlotFailsTheEnd() throws Exception {
+        RawSender raw = new RawSender();
+        IrecvRequest r = receive(raw, arena.allocate(8, 64));
+        Advertisement ad = raw.advertisement();
+        raw.write(ad, 8, Immediate.of(ad.sequence(), 5, 0));
+        assertThatThrownBy(() -> raw.wire.await(r, null)).isInstanceOf(CclException.class)
+                .hasMessageContaining("names no waiting buffer");
+        assertThatThrownBy(() -> receive(raw, arena.allocate(8, 64))).isInstanceOf(CclException.class)
+                .hasMessageContaining("connection failed");
+    }
+
+    @Test
+    void aWriteWhoseImmediateCarriesAnOldSequenceFailsTheEnd() throws Exception {
+        RawSender raw = new RawSender();
+        IrecvRequest r = receive(raw, arena.allocate(8, 64));
+        Advertisement ad = raw.advertisement();
+        raw.write(ad, 8, Immediate.of(ad.sequence() + 1, ad.slot(), 0));
+        assertThatThrownBy(() -> raw.wire.await(r, null)).hasMessageContaining("names no waiting buffer");
+    }
+
+    @Test
+    void aWriteWhoseImmediateSetsReservedBitsFailsTheEnd() throws Exception {
+        RawSender raw = new RawSender();
+        IrecvRequest r = receive(raw, arena.allocate(8, 64));
+        Advertisement ad = raw.advertisement();
+        raw.write(ad, 8, ad.immediate(0) | 0x0100);
+        assertThatThrownBy(() -> raw.wire.await(r, null)).hasMessageContaining("names no waiting buffer");
+    }
+
+    @Test
+    void aWriteLongerThanItsBufferFailsThatReceive() throws Exception {
+        RawSender raw = new RawSender();
+        // The buffer lies inside a larger registered region, so rails takes the write; the end must refuse it.
+        MemorySegment region = arena.allocate(64, 64);
+        IrecvRequest r = raw.recv.irecv(new MemorySegment[] {region.asSlice(0, 8)}, new int[] {0},
+                new MemoryRegion[] {raw.recv.register(region)});
+        Advertisement ad = raw.advertisement();
+        raw.write(ad, 16, ad.immediate(0));
+        assertThatThrownBy(() -> raw.wire.await(r, null)).hasMessageContaining("peer wrote 16 bytes into a 8-byte buffer");
     }
 }

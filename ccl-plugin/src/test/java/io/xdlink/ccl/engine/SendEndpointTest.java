@@ -2,6 +2,9 @@ package io.xdlink.ccl.engine;
 
 import io.xdlink.ccl.CclException;
 import io.xdlink.ccl.CclResult;
+import io.xdlink.rails.verbs.Access;
+import io.xdlink.rails.verbs.MemoryRegion;
+import io.xdlink.rails.verbs.QpState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -13,18 +16,23 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The send and receive ends together over in-memory connections: matching, limits, errors, bytes. */
+/** The send and receive ends together over a rails queue pair: matching, limits, errors, bytes. */
 class SendEndpointTest {
     private static final long SEED = Long.getLong("xdlink.test.seed", 0x5EED_CC1L);
 
     private final Arena arena = Arena.ofShared();
-    private final InMemoryConnections wire = new InMemoryConnections(SEED, 1024);
+    private RailsWire wire;
     private SendEndpoint send;
     private RecvEndpoint recv;
 
-    private void connect() throws CclException {
-        send = new SendEndpoint(0, wire.a);
-        recv = new RecvEndpoint(0, wire.b);
+    private void connect() throws Exception {
+        connect(new RailsWire(SEED));
+    }
+
+    private void connect(RailsWire w) throws CclException {
+        wire = w;
+        send = w.sendEnd(false);
+        recv = w.recvEnd(false);
     }
 
     @AfterEach
@@ -35,26 +43,35 @@ class SendEndpointTest {
         if (recv != null) {
             recv.close();
         }
+        if (wire != null) {
+            wire.close();
+        }
         arena.close();
     }
 
-    private static boolean testUntilDone(EngineRequest r, long[] sizes) throws CclException {
+    private boolean testUntilDone(EngineRequest r, long[] sizes) throws CclException {
+        return wire.await(r, sizes);
+    }
+
+    private IsendRequest sendWhenMatched(MemorySegment data, int tag, MemoryRegion memory) throws CclException {
         for (int i = 0; i < 100; i++) {
-            if (r.test(sizes)) {
-                return true;
+            IsendRequest s = send.isend(data, tag, memory);
+            if (s != null) {
+                return s;
             }
+            wire.step();
         }
-        return false;
+        return null;
     }
 
     @Test
-    void thirtyTwoReceivesInFlightWithTagsAndGroupsCarryEveryByte() throws CclException {
+    void thirtyTwoReceivesInFlightWithTagsAndGroupsCarryEveryByte() throws Exception {
         connect();
         MemorySegment dst = arena.allocate(32 * 4 * 4096, 64);
-        MemorySegment src = InMemoryConnections.filled(arena, 32 * 4 * 4096, SEED);
-        RegisteredMemory dstMem = wire.register(dst);
-        RegisteredMemory srcMem = wire.register(src);
-        List<RecvRequest> receives = new ArrayList<>();
+        MemorySegment src = RailsWire.filled(arena, 32 * 4 * 4096, SEED);
+        MemoryRegion dstMem = recv.register(dst);
+        MemoryRegion srcMem = send.register(src);
+        List<IrecvRequest> receives = new ArrayList<>();
         for (int r = 0; r < 32; r++) {
             MemorySegment[] bufs = new MemorySegment[4];
             int[] tags = new int[4];
@@ -62,27 +79,27 @@ class SendEndpointTest {
                 bufs[i] = dst.asSlice((r * 4L + i) * 4096, 4096);
                 tags[i] = 100 + i;
             }
-            RecvRequest req = recv.irecv(bufs, tags, new RegisteredMemory[] {dstMem, dstMem, dstMem, dstMem});
+            IrecvRequest req = recv.irecv(bufs, tags, new MemoryRegion[] {dstMem, dstMem, dstMem, dstMem});
             assertThat(req).as("receive %d of 32 must post", r).isNotNull();
             receives.add(req);
         }
         assertThat(recv.irecv(new MemorySegment[] {dst.asSlice(0, 1)}, new int[] {1},
-                new RegisteredMemory[] {dstMem})).as("a 33rd receive waits for a slot").isNull();
+                new MemoryRegion[] {dstMem})).as("a 33rd receive waits for a slot").isNull();
 
-        List<SendRequest> sends = new ArrayList<>();
+        List<IsendRequest> sends = new ArrayList<>();
         for (int r = 0; r < 32; r++) {
             // Tags in reverse order: a send lands in the buffer of its tag, not in the next free one.
             for (int i = 3; i >= 0; i--) {
                 long size = 4096 - 7L * i - r;
-                SendRequest s = send.isend(src.asSlice((r * 4L + i) * 4096, size), 100 + i, srcMem);
+                IsendRequest s = sendWhenMatched(src.asSlice((r * 4L + i) * 4096, size), 100 + i, srcMem);
                 assertThat(s).as("send %d/%d", r, i).isNotNull();
                 sends.add(s);
             }
         }
-        for (SendRequest s : sends) {
+        for (IsendRequest s : sends) {
             long[] size = new long[1];
             assertThat(testUntilDone(s, size)).isTrue();
-            assertThat(size[0]).isEqualTo(s.data.byteSize());
+            assertThat(size[0]).isEqualTo(s.bytes);
         }
         for (int r = 0; r < 32; r++) {
             long[] sizes = new long[4];
@@ -98,16 +115,17 @@ class SendEndpointTest {
     }
 
     @Test
-    void sendWithoutAMatchingReceiveIsRetriedNotLost() throws CclException {
+    void sendWithoutAMatchingReceiveIsRetriedNotLost() throws Exception {
         connect();
-        MemorySegment src = InMemoryConnections.filled(arena, 64, SEED);
+        MemorySegment src = RailsWire.filled(arena, 64, SEED);
         MemorySegment dst = arena.allocate(64);
-        RegisteredMemory srcMem = wire.register(src);
-        RegisteredMemory dstMem = wire.register(dst);
+        MemoryRegion srcMem = send.register(src);
+        MemoryRegion dstMem = recv.register(dst);
         assertThat(send.isend(src, 7, srcMem)).as("nothing posted yet").isNull();
-        RecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {7}, new RegisteredMemory[] {dstMem});
+        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {7}, new MemoryRegion[] {dstMem});
+        wire.step();
         assertThat(send.isend(src, 8, srcMem)).as("tag 8 matches nothing in the first receive").isNull();
-        SendRequest s = send.isend(src, 7, srcMem);
+        IsendRequest s = send.isend(src, 7, srcMem);
         assertThat(s).isNotNull();
         assertThat(testUntilDone(s, null)).isTrue();
         assertThat(testUntilDone(r, null)).as("sizes may be null").isTrue();
@@ -115,24 +133,25 @@ class SendEndpointTest {
     }
 
     @Test
-    void aSendLargerThanTheReceiveIsTheUsersError() throws CclException {
+    void aSendLargerThanTheReceiveIsTheUsersError() throws Exception {
         connect();
         MemorySegment src = arena.allocate(128);
         MemorySegment dst = arena.allocate(64);
-        RegisteredMemory srcMem = wire.register(src);
-        recv.irecv(new MemorySegment[] {dst}, new int[] {1}, new RegisteredMemory[] {wire.register(dst)});
+        MemoryRegion srcMem = send.register(src);
+        recv.irecv(new MemorySegment[] {dst}, new int[] {1}, new MemoryRegion[] {recv.register(dst)});
+        wire.step();
         assertThatThrownBy(() -> send.isend(src, 1, srcMem))
                 .isInstanceOfSatisfying(CclException.class, e -> assertThat(e.result()).isEqualTo(CclResult.INVALID_USAGE))
                 .hasMessageContaining("128 bytes").hasMessageContaining("64 bytes");
     }
 
     @Test
-    void zeroByteSendsCompleteWithSizeZero() throws CclException {
+    void zeroByteSendsCompleteWithSizeZero() throws Exception {
         connect();
         MemorySegment dst = arena.allocate(16);
         MemorySegment src = arena.allocate(16);
-        RecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {3}, new RegisteredMemory[] {wire.register(dst)});
-        SendRequest s = send.isend(src.asSlice(0, 0), 3, wire.register(src));
+        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {3}, new MemoryRegion[] {recv.register(dst)});
+        IsendRequest s = sendWhenMatched(src.asSlice(0, 0), 3, send.register(src));
         long[] sizes = {-1};
         assertThat(testUntilDone(s, sizes)).isTrue();
         assertThat(sizes[0]).isZero();
@@ -142,57 +161,60 @@ class SendEndpointTest {
     }
 
     @Test
-    void aSendAboveOneChunkGoesAsSeveralWritesAndArrivesWhole() throws CclException {
+    void aSendOfManyMegabytesGoesAsOneWriteAndArrivesWhole() throws Exception {
         connect();
-        long size = Immediate.CHUNK_BYTES * 2 + 12_345;
-        MemorySegment src = InMemoryConnections.filled(arena, size, SEED);
+        long size = (32L << 20) + 12_345;
+        MemorySegment src = RailsWire.filled(arena, size, SEED);
         MemorySegment dst = arena.allocate(size + 100);
-        RecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {0}, new RegisteredMemory[] {wire.register(dst)});
-        SendRequest s = send.isend(src, 0, wire.register(src));
+        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {0}, new MemoryRegion[] {recv.register(dst)});
+        IsendRequest s = sendWhenMatched(src, 0, send.register(src));
+        assertThat(s).isNotNull();
+        assertThat(wire.sendQp.sendOutstanding()).as("writes posted for one send").isEqualTo(1);
         assertThat(testUntilDone(s, null)).isTrue();
         long[] sizes = new long[1];
         assertThat(testUntilDone(r, sizes)).isTrue();
         assertThat(sizes[0]).isEqualTo(size);
-        assertThat(wire.a.writesPosted).isEqualTo(3);
         assertThat(dst.asSlice(0, size).mismatch(src)).isEqualTo(-1);
     }
 
     @Test
-    void aFullQueueMeansRetryAndNothingIsPostedTwice() throws CclException {
-        InMemoryConnections narrow = new InMemoryConnections(SEED, 33);
-        send = new SendEndpoint(0, narrow.a);
-        recv = new RecvEndpoint(0, narrow.b);
-        MemorySegment src = arena.allocate(8);
+    void aFullQueueMeansRetryAndNothingIsPostedTwice() throws Exception {
+        connect(new RailsWire(SEED, 1));
+        MemorySegment src = RailsWire.filled(arena, 8 * 4, SEED);
         MemorySegment dst = arena.allocate(8 * 4);
-        RegisteredMemory dstMem = narrow.register(dst);
-        RegisteredMemory srcMem = narrow.register(src);
-        List<RecvRequest> rs = new ArrayList<>();
+        MemoryRegion dstMem = recv.register(dst);
+        MemoryRegion srcMem = send.register(src);
+        List<IrecvRequest> rs = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             rs.add(recv.irecv(new MemorySegment[] {dst.asSlice(8L * i, 8)}, new int[] {0},
-                    new RegisteredMemory[] {dstMem}));
+                    new MemoryRegion[] {dstMem}));
         }
-        narrow.a.outstanding = 1000;
-        assertThat(send.isend(src, 0, srcMem)).as("queue full: retry later").isNull();
-        narrow.a.outstanding = 0;
-        SendRequest first = send.isend(src, 0, srcMem);
+        IsendRequest first = sendWhenMatched(src.asSlice(0, 8), 0, srcMem);
         assertThat(first).isNotNull();
+        assertThat(send.isend(src.asSlice(8, 8), 0, srcMem)).as("the queue holds one write: retry later").isNull();
         assertThat(testUntilDone(first, null)).isTrue();
         for (int i = 1; i < 4; i++) {
-            assertThat(testUntilDone(send.isend(src, 0, srcMem), null)).isTrue();
+            IsendRequest s = sendWhenMatched(src.asSlice(8L * i, 8), 0, srcMem);
+            assertThat(s).isNotNull();
+            assertThat(testUntilDone(s, null)).isTrue();
         }
-        for (RecvRequest r : rs) {
-            assertThat(testUntilDone(r, null)).isTrue();
+        for (IrecvRequest r : rs) {
+            long[] size = new long[1];
+            assertThat(testUntilDone(r, size)).isTrue();
+            assertThat(size[0]).isEqualTo(8);
         }
-        assertThat(narrow.a.writesPosted).isEqualTo(4);
+        assertThat(dst.mismatch(src)).as("each send landed once, in its own buffer").isEqualTo(-1);
+        assertThat(recv.irecv(new MemorySegment[] {dst.asSlice(0, 8)}, new int[] {0},
+                new MemoryRegion[] {dstMem})).as("the end is still healthy").isNotNull();
     }
 
     @Test
-    void testingADoneRequestAgainIsAnError() throws CclException {
+    void testingADoneRequestAgainIsAnError() throws Exception {
         connect();
         MemorySegment buf = arena.allocate(8);
-        RegisteredMemory mem = wire.register(buf);
-        RecvRequest r = recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new RegisteredMemory[] {mem});
-        SendRequest s = send.isend(buf, 0, mem);
+        MemorySegment out = arena.allocate(8);
+        IrecvRequest r = recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new MemoryRegion[] {recv.register(buf)});
+        IsendRequest s = sendWhenMatched(out, 0, send.register(out));
         assertThat(testUntilDone(s, null)).isTrue();
         assertThat(testUntilDone(r, null)).isTrue();
         assertThatThrownBy(() -> s.test(null)).isInstanceOfSatisfying(CclException.class,
@@ -201,59 +223,127 @@ class SendEndpointTest {
     }
 
     @Test
-    void closingFailsWhatIsInFlightAndLaterCallsAreErrors() throws CclException {
+    void closingFailsWhatIsInFlightAndLaterCallsAreErrors() throws Exception {
         connect();
         MemorySegment buf = arena.allocate(8);
-        RegisteredMemory mem = wire.register(buf);
-        RecvRequest r = recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new RegisteredMemory[] {mem});
+        MemoryRegion mem = recv.register(buf);
+        MemoryRegion out = send.register(buf);
+        IrecvRequest r = recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new MemoryRegion[] {mem});
         recv.close();
         assertThatThrownBy(() -> r.test(null)).isInstanceOfSatisfying(CclException.class,
                 e -> assertThat(e.result()).isEqualTo(CclResult.SYSTEM_ERROR));
-        assertThatThrownBy(() -> recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new RegisteredMemory[] {mem}))
+        assertThatThrownBy(() -> recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new MemoryRegion[] {mem}))
                 .isInstanceOf(CclException.class).hasMessageContaining("closeRecv");
-        // The peer's send end sees its connection go and refuses new sends.
-        assertThatThrownBy(() -> send.isend(buf, 0, mem)).isInstanceOf(CclException.class);
+        // The peer's send end sees its queue pair go and refuses new sends.
+        assertThatThrownBy(() -> {
+            for (int i = 0; i < 100; i++) {
+                IsendRequest s = send.isend(buf, 0, out);
+                if (s != null) {
+                    wire.await(s, null);
+                }
+                wire.step();
+            }
+        }).isInstanceOf(CclException.class).hasMessageContaining("fail");
     }
 
     @Test
-    void aBufferOutsideItsRegisteredMemoryIsRefused() throws CclException {
+    void aBufferOutsideItsRegisteredMemoryIsRefused() throws Exception {
         connect();
         MemorySegment region = arena.allocate(64);
-        RegisteredMemory mem = wire.register(region.asSlice(0, 32));
+        MemoryRegion mem = recv.register(region.asSlice(0, 32));
         assertThatThrownBy(() -> recv.irecv(new MemorySegment[] {region.asSlice(16, 32)}, new int[] {0},
-                new RegisteredMemory[] {mem})).isInstanceOf(CclException.class).hasMessageContaining("outside");
+                new MemoryRegion[] {mem})).isInstanceOf(CclException.class).hasMessageContaining("outside");
+        MemoryRegion out = send.register(region.asSlice(0, 32));
+        assertThatThrownBy(() -> send.isend(region.asSlice(40, 8), 0, out)).isInstanceOf(CclException.class)
+                .hasMessageContaining("send buffer").hasMessageContaining("outside");
     }
 
     @Test
-    void aDeregisteredTargetFailsTheWriteAtBothEnds() throws CclException {
+    void aDeregisteredTargetFailsTheWriteAtBothEnds() throws Exception {
         connect();
         MemorySegment src = arena.allocate(8);
         MemorySegment dst = arena.allocate(8);
-        RegisteredMemory dstMem = wire.register(dst);
-        RecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {0}, new RegisteredMemory[] {dstMem});
-        dstMem.close();
-        SendRequest s = send.isend(src, 0, wire.register(src));
+        MemoryRegion dstMem = recv.register(dst);
+        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {0}, new MemoryRegion[] {dstMem});
+        wire.step();
+        dstMem.deregister();
+        IsendRequest s = sendWhenMatched(src, 0, send.register(src));
         assertThatThrownBy(() -> testUntilDone(s, null)).isInstanceOf(CclException.class)
-                .hasMessageContaining("remote access");
+                .hasMessageContaining("REMOTE_ACCESS_ERROR");
         assertThatThrownBy(() -> testUntilDone(r, null)).isInstanceOf(CclException.class)
-                .hasMessageContaining("remote access");
+                .hasMessageContaining("REMOTE_ACCESS_ERROR");
     }
 
     @Test
     void aReceiverThatClosesWithEverythingReceivedLingersUntilTheSenderCloses() throws Exception {
         connect();
         MemorySegment buf = arena.allocate(8);
-        RegisteredMemory mem = wire.register(buf);
-        RecvRequest r = recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new RegisteredMemory[] {mem});
-        SendRequest s = send.isend(buf, 0, mem);
+        MemorySegment out = arena.allocate(8);
+        IrecvRequest r = recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new MemoryRegion[] {recv.register(buf)});
+        IsendRequest s = sendWhenMatched(out, 0, send.register(out));
         assertThat(testUntilDone(r, null)).isTrue();
         recv.close();
-        assertThat(wire.b.open).as("the receiving end stays up for the sender's last acknowledgement").isTrue();
+        assertThat(wire.recvQp.state()).as("the receiving end stays up for the sender's last acknowledgement")
+                .isEqualTo(QpState.READY);
         assertThat(testUntilDone(s, null)).as("the send completes after the receiver closed").isTrue();
         send.close();
-        for (int i = 0; i < 6_000 && wire.b.open; i++) {
+        for (int i = 0; i < 6_000 && wire.recvQp.state() != QpState.CLOSED; i++) {
+            wire.step();
             Thread.sleep(10);
         }
-        assertThat(wire.b.open).as("closed once the peer closed").isFalse();
+        assertThat(wire.recvQp.state()).as("closed once the peer closed").isEqualTo(QpState.CLOSED);
+    }
+
+    /** A send end whose peer is a bare queue pair: {@code message} arrives as its first advertisement. */
+    private void advertiseRaw(MemorySegment message) throws Exception {
+        wire = new RailsWire(SEED);
+        send = wire.sendEnd(false);
+        MemoryRegion mr = wire.listeningPd.register(message, Access.LOCAL_WRITE);
+        assertThat(wire.recvQp.postSend(1, mr, 0, message.byteSize())).isTrue();
+    }
+
+    private void assertTheSendEndFails(String why) {
+        MemorySegment src = arena.allocate(8);
+        assertThatThrownBy(() -> {
+            MemoryRegion mem = send.register(src);
+            for (int i = 0; i < 100; i++) {
+                send.isend(src, 0, mem);
+                wire.step();
+            }
+        }).isInstanceOfSatisfying(CclException.class, e -> assertThat(e.result()).isEqualTo(CclResult.SYSTEM_ERROR))
+                .hasMessageContaining(why);
+    }
+
+    private MemorySegment advertisement(long sequence, long remoteKey) {
+        MemorySegment out = arena.allocate(Advertisement.MAX_BYTES);
+        int len = new Advertisement(sequence, 0, List.of(new Advertisement.Entry(remoteKey, 0x1000, 0, 8, 0)))
+                .encode(out);
+        return out.asSlice(0, len);
+    }
+
+    @Test
+    void aMalformedAdvertisementFailsTheSendEnd() throws Exception {
+        MemorySegment bad = advertisement(0, 5);
+        bad.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) 0x11);
+        advertiseRaw(bad);
+        assertTheSendEndFails("advertisement magic");
+    }
+
+    @Test
+    void aTruncatedAdvertisementFailsTheSendEnd() throws Exception {
+        advertiseRaw(advertisement(0, 5).asSlice(0, 20));
+        assertTheSendEndFails("must be 56 bytes, got 20");
+    }
+
+    @Test
+    void anAdvertisementOutOfSequenceFailsTheSendEnd() throws Exception {
+        advertiseRaw(advertisement(3, 5));
+        assertTheSendEndFails("advertisement 3 arrived where 0 was due");
+    }
+
+    @Test
+    void anAdvertisedKeyWiderThanARailsKeyFailsTheSendEnd() throws Exception {
+        advertiseRaw(advertisement(0, 1L << 32));
+        assertTheSendEndFails("wider than a rails key");
     }
 }

@@ -13,13 +13,13 @@ import java.util.Arrays;
  * @param address   the listener's address on its device
  * @param pendingId 0 before the first connect attempt, then the attempt's id
  */
-record ConnectHandle(byte[] address, long pendingId) {
+record ListenHandle(byte[] address, long pendingId) {
     static final int MAGIC = 0x484C4458; // "XDLH" little-endian
     static final int VERSION = 1;
     static final int HEADER_BYTES = 16;
     static final int MAX_ADDRESS_BYTES = CclNet.HANDLE_MAX_BYTES - HEADER_BYTES;
 
-    ConnectHandle {
+    ListenHandle {
         address = address.clone();
         if (address.length == 0 || address.length > MAX_ADDRESS_BYTES) {
             throw new IllegalArgumentException("listener address of " + address.length + " bytes; 1.."
@@ -47,7 +47,7 @@ record ConnectHandle(byte[] address, long pendingId) {
         b.putLong(8, pendingId);
     }
 
-    static ConnectHandle decode(byte[] handle) throws CclException {
+    static ListenHandle decode(byte[] handle) throws CclException {
         if (handle == null || handle.length < HEADER_BYTES) {
             throw CclException.internal("connection handle of " + (handle == null ? "no" : handle.length)
                     + " bytes is shorter than its " + HEADER_BYTES + "-byte header");
@@ -73,6 +73,6 @@ record ConnectHandle(byte[] address, long pendingId) {
             throw CclException.internal("connection handle stage " + stage + " with pending id " + pending
                     + " is inconsistent");
         }
-        return new ConnectHandle(Arrays.copyOfRange(handle, HEADER_BYTES, HEADER_BYTES + length), pending);
+        return new ListenHandle(Arrays.copyOfRange(handle, HEADER_BYTES, HEADER_BYTES + length), pending);
     }
 }

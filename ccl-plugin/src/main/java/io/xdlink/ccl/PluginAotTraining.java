@@ -11,11 +11,11 @@ import java.lang.foreign.MemorySegment;
  * the class path the shim builds (every jar in the plugin directory, sorted); it is not part of the plugin's API.
  * The native entry points themselves (upcall stubs) are not trained: those classes load from the jars as before.
  */
-public final class AotTraining {
+public final class PluginAotTraining {
     private static final int IN_FLIGHT = 8;
     private static final long TAG = 7;
 
-    private AotTraining() {
+    private PluginAotTraining() {
     }
 
     public static void main(String[] args) throws Exception {
