@@ -64,7 +64,11 @@ public final class CompletionQueue {
         onPush = listener;
     }
 
-    void push(Completion c) {
+    /**
+     * Makes {@code c} pollable, behind every completion before it. The device's engine
+     * ({@link io.xdlink.rails.engine}) reports here as requests finish; an application has no reason to.
+     */
+    public void push(Completion c) {
         if (!overflow.isEmpty() || !ring.offer(c)) {
             overflow.add(c);
         }

@@ -7,8 +7,6 @@ package io.xdlink.rails.verbs;
  */
 public final class Connecting {
     private final QueuePair qp;
-    private volatile boolean connected;
-    private volatile String failure;
 
     Connecting(QueuePair qp) {
         this.qp = qp;
@@ -21,10 +19,10 @@ public final class Connecting {
      *                                   timeout, device closed)
      */
     public QueuePair poll() throws ConnectionFailedException {
-        if (connected) {
+        if (qp.core().isConnected()) {
             return qp;
         }
-        String f = failure;
+        String f = qp.core().failure();
         if (f != null) {
             throw new ConnectionFailedException(f);
         }
@@ -38,22 +36,12 @@ public final class Connecting {
 
     /** Gives up: the queue pair is closed. */
     public void cancel() {
-        if (!connected && failure == null) {
+        if (!qp.core().isConnected() && qp.core().failure() == null) {
             qp.close();
         }
     }
 
-    void connected() {
-        connected = true;
-    }
-
-    void fail(String why) {
-        if (!connected && failure == null) {
-            failure = why;
-        }
-    }
-
     boolean isDone() {
-        return connected || failure != null;
+        return qp.core().isConnected() || qp.core().failure() != null;
     }
 }

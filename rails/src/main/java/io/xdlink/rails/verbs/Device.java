@@ -6,6 +6,10 @@ import io.xdlink.rails.RailClosedException;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.agent.AgentRunner;
+import io.xdlink.rails.engine.Command;
+import io.xdlink.rails.engine.DeviceEngine;
+import io.xdlink.rails.engine.KeyTable;
+import io.xdlink.rails.engine.PendingConnection;
 
 import java.util.List;
 import java.util.Objects;
@@ -122,7 +126,7 @@ public final class Device implements AutoCloseable {
         }
         engine.submit(new Command() {
             @Override
-            void run(DeviceEngine e) {
+            protected void run(DeviceEngine e) {
                 e.addRail(transport);
             }
         });
@@ -146,7 +150,7 @@ public final class Device implements AutoCloseable {
         CountDownLatch done = new CountDownLatch(1);
         engine.submit(new Command() {
             @Override
-            void run(DeviceEngine e) {
+            protected void run(DeviceEngine e) {
                 e.acknowledgeOwed();
                 done.countDown();
             }
@@ -176,7 +180,7 @@ public final class Device implements AutoCloseable {
         checkOpen();
         int id = listenerIds.incrementAndGet();
         Listener l = new Listener(this, id);
-        engine.cm.listeners.put(id, l);
+        engine.listen(l, l.backlog);
         return l;
     }
 
@@ -188,22 +192,22 @@ public final class Device implements AutoCloseable {
         Objects.requireNonNull(handle, "handle");
         QueuePair qp = newQp(attrs);
         Connecting c = new Connecting(qp);
-        qp.connecting = c;
+        qp.core().madeByConnect();
         engine.submit(new Command() {
             @Override
-            void run(DeviceEngine e) {
-                e.cm.connect(qp, handle, e.now());
+            protected void run(DeviceEngine e) {
+                e.connect(qp.core(), handle);
             }
         });
         return c;
     }
 
-    QueuePair accept(QpAttributes attrs, Listener.PendingConnection p) {
+    QueuePair accept(QpAttributes attrs, PendingConnection p) {
         QueuePair qp = newQp(attrs);
         engine.submit(new Command() {
             @Override
-            void run(DeviceEngine e) {
-                e.cm.accept(qp, p, e.now());
+            protected void run(DeviceEngine e) {
+                e.accept(qp.core(), p);
             }
         });
         return qp;
@@ -215,14 +219,14 @@ public final class Device implements AutoCloseable {
         if (attrs.pd().device() != this || attrs.sendCq().device() != this || attrs.recvCq().device() != this) {
             throw new IllegalArgumentException("the protection domain and completion queues must be this device's");
         }
-        return engine.qps.allocate(qpn -> new QueuePair(this, engine, attrs, qpn));
+        return new QueuePair(this, engine, attrs);
     }
 
     void closeListener(Listener l) {
         engine.submit(new Command() {
             @Override
-            void run(DeviceEngine e) {
-                e.cm.listenerClosed(l);
+            protected void run(DeviceEngine e) {
+                e.listenerClosed(l, l.backlog);
             }
         });
     }
@@ -247,7 +251,7 @@ public final class Device implements AutoCloseable {
      * moment behind it: for a watcher on another thread that only needs to see the peer's traffic still arriving.
      */
     public long dataFramesReceived() {
-        return engine.counters.dataFramesReceivedFromAnyThread();
+        return engine.dataFramesReceivedFromAnyThread();
     }
 
     /**
@@ -255,12 +259,12 @@ public final class Device implements AutoCloseable {
      * is counted in {@link DeviceStats#internalErrors()}.
      */
     public Throwable lastError() {
-        return engine.counters.lastError();
+        return engine.lastError();
     }
 
     /** Why the last rail this device lost was closed, for diagnosis; null when none closed. */
     public RailClosedException lastRailClosure() {
-        return engine.lifecycle.lastClosure();
+        return engine.lastRailClosure();
     }
 
     public boolean isClosed() {

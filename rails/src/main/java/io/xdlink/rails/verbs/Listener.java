@@ -1,5 +1,7 @@
 package io.xdlink.rails.verbs;
 
+import io.xdlink.rails.engine.PendingConnection;
+
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -10,12 +12,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 public final class Listener implements AutoCloseable {
     private final Device device;
     private final int id;
+    /** Requests the engine has received and not yet handed to {@link #accept}: the engine adds, accept takes. */
     final ConcurrentLinkedQueue<PendingConnection> backlog = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
-
-    /** A request the engine has received and not yet handed to {@link #accept}. */
-    record PendingConnection(PeerPool pool, long connId, int srcQpn, int maxMessages, int psnWindow) {
-    }
 
     Listener(Device device, int id) {
         this.device = device;

@@ -21,7 +21,12 @@ public final class MemoryRegion {
     private final int rkey;
     private volatile boolean valid = true;
 
-    MemoryRegion(ProtectionDomain pd, MemorySegment segment, Set<Access> access, int lkey, int rkey) {
+    /**
+     * A region as the device's key table ({@link io.xdlink.rails.engine.KeyTable}) makes it when memory is
+     * registered, under keys it drew: applications register with {@link ProtectionDomain#register}, and a region
+     * made any other way is not registered, so no peer can write to it.
+     */
+    public MemoryRegion(ProtectionDomain pd, MemorySegment segment, Set<Access> access, int lkey, int rkey) {
         this.pd = pd;
         this.segment = segment;
         this.access = Collections.unmodifiableSet(access.isEmpty() ? EnumSet.noneOf(Access.class)
@@ -83,7 +88,7 @@ public final class MemoryRegion {
     public void deregister() {
         if (valid) {
             valid = false;
-            pd.device().keys().remove(rkey);
+            pd.device().keys().remove(this);
         }
     }
 

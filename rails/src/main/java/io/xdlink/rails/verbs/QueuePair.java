@@ -1,5 +1,11 @@
 package io.xdlink.rails.verbs;
 
+import io.xdlink.rails.engine.Command;
+import io.xdlink.rails.engine.DeviceEngine;
+import io.xdlink.rails.engine.QpCore;
+import io.xdlink.rails.engine.RecvRequest;
+import io.xdlink.rails.engine.SendRequest;
+
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,30 +32,19 @@ public final class QueuePair implements AutoCloseable {
     private final int maxRecvWr;
     private final AtomicInteger sendOutstanding = new AtomicInteger();
     private final AtomicInteger recvOutstanding = new AtomicInteger();
-    private volatile QpState state = QpState.CONNECTING;
-    private volatile UUID peerDevice;
+    /** The engine's side: its state, its connection, its sending and receiving halves. */
+    private final QpCore core;
 
-    // Engine-side state.
-    PeerPool pool;
-    int peerQpn;
-    long connId;
-    Connecting connecting;
-    private final QpSender sender;
-    private final QpReceiver receiver;
-
-    QueuePair(Device device, DeviceEngine engine, QpAttributes attrs, int qpn) {
+    QueuePair(Device device, DeviceEngine engine, QpAttributes attrs) {
         this.device = device;
         this.engine = engine;
-        this.qpn = qpn;
         this.pd = attrs.pd();
         this.sendCq = attrs.sendCq();
         this.recvCq = attrs.recvCq();
-        this.maxSendWr = attrs.maxSendWr() == 0 ? engine.settings.qpMaxSendWr() : attrs.maxSendWr();
-        this.maxRecvWr = attrs.maxRecvWr() == 0 ? engine.settings.qpMaxRecvWr() : attrs.maxRecvWr();
-        this.sender = new QpSender(this, engine, maxSendWr);
-        // The message table is what the peer may have in flight toward us: at least the device's default.
-        this.receiver = new QpReceiver(this, engine, Math.max(maxSendWr, engine.settings.qpMaxSendWr()),
-                engine.settings.qpPsnWindow(), maxRecvWr);
+        this.maxSendWr = attrs.maxSendWr() == 0 ? device.settings().qpMaxSendWr() : attrs.maxSendWr();
+        this.maxRecvWr = attrs.maxRecvWr() == 0 ? device.settings().qpMaxRecvWr() : attrs.maxRecvWr();
+        this.core = engine.newQp(attrs, maxSendWr, maxRecvWr, sendOutstanding, recvOutstanding);
+        this.qpn = core.qpn();
     }
 
     /** This queue pair's number on its device. */
@@ -58,12 +53,12 @@ public final class QueuePair implements AutoCloseable {
     }
 
     public QpState state() {
-        return state;
+        return core.state();
     }
 
     /** The peer device, once connected. */
     public UUID peerDevice() {
-        return peerDevice;
+        return core.peerDevice();
     }
 
     public Device device() {
@@ -101,7 +96,7 @@ public final class QueuePair implements AutoCloseable {
     public boolean postWrite(long wrId, MemoryRegion local, long offset, long length, long remoteAddress, int rkey,
                              boolean signaled) {
         checkLocal(local, offset, length);
-        return post(new SendRequest(this, wrId, WorkOpcode.WRITE, local, offset, length, remoteAddress, rkey, 0,
+        return post(new SendRequest(core, wrId, WorkOpcode.WRITE, local, offset, length, remoteAddress, rkey, 0,
                 false, signaled));
     }
 
@@ -114,25 +109,25 @@ public final class QueuePair implements AutoCloseable {
     public boolean postWriteWithImm(long wrId, MemoryRegion local, long offset, long length, long remoteAddress,
                                     int rkey, int imm, boolean signaled) {
         checkLocal(local, offset, length);
-        return post(new SendRequest(this, wrId, WorkOpcode.WRITE_WITH_IMM, local, offset, length, remoteAddress,
+        return post(new SendRequest(core, wrId, WorkOpcode.WRITE_WITH_IMM, local, offset, length, remoteAddress,
                 rkey, imm, true, signaled));
     }
 
     /** SEND {@code length} bytes into the peer's next posted receive. */
     public boolean postSend(long wrId, MemoryRegion local, long offset, long length) {
         checkLocal(local, offset, length);
-        return post(new SendRequest(this, wrId, WorkOpcode.SEND, local, offset, length, 0, 0, 0, false, true));
+        return post(new SendRequest(core, wrId, WorkOpcode.SEND, local, offset, length, 0, 0, 0, false, true));
     }
 
     /** SEND with an immediate the peer's receive completion reports. */
     public boolean postSendWithImm(long wrId, MemoryRegion local, long offset, long length, int imm) {
         checkLocal(local, offset, length);
-        return post(new SendRequest(this, wrId, WorkOpcode.SEND, local, offset, length, 0, 0, imm, true, true));
+        return post(new SendRequest(core, wrId, WorkOpcode.SEND, local, offset, length, 0, 0, imm, true, true));
     }
 
     public boolean postSend(long wrId, MemoryRegion local, long offset, long length, boolean signaled) {
         checkLocal(local, offset, length);
-        return post(new SendRequest(this, wrId, WorkOpcode.SEND, local, offset, length, 0, 0, 0, false, signaled));
+        return post(new SendRequest(core, wrId, WorkOpcode.SEND, local, offset, length, 0, 0, 0, false, signaled));
     }
 
     /** Posts a receive of up to {@code length} bytes into {@code mr} at {@code offset}. */
@@ -148,7 +143,7 @@ public final class QueuePair implements AutoCloseable {
             recvOutstanding.decrementAndGet();
             return false;
         }
-        RecvRequest r = new RecvRequest(this, wrId, mr, offset, length);
+        RecvRequest r = new RecvRequest(core, wrId, mr, offset, length);
         if (device.isClosed()) {
             recvOutstanding.decrementAndGet();
             recvCq.push(new Completion(wrId, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false, qpn));
@@ -188,7 +183,7 @@ public final class QueuePair implements AutoCloseable {
         }
         if (device.isClosed()) {
             sendOutstanding.decrementAndGet();
-            sendCq.push(new Completion(w.wrId, w.opcode, CompletionStatus.WR_FLUSH_ERROR, 0, 0, false, qpn));
+            sendCq.push(new Completion(w.wrId(), w.opcode(), CompletionStatus.WR_FLUSH_ERROR, 0, 0, false, qpn));
             return true;
         }
         engine.submit(w);
@@ -201,61 +196,25 @@ public final class QueuePair implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (state != QpState.CLOSED) {
+        if (core.state() != QpState.CLOSED) {
             engine.submit(new Command() {
                 @Override
-                void run(DeviceEngine e) {
-                    e.closeQp(QueuePair.this);
+                protected void run(DeviceEngine e) {
+                    e.closeQp(core);
                 }
             });
         }
     }
 
-    // ---------------------------------------------------------------- engine side
-
-    QpSender sender() {
-        return sender;
-    }
-
-    QpReceiver receiver() {
-        return receiver;
-    }
-
-    void state(QpState s) {
-        this.state = s;
-    }
-
-    void peerDevice(UUID peer) {
-        this.peerDevice = peer;
-    }
-
-    void sendDone() {
-        sendOutstanding.decrementAndGet();
-    }
-
-    void recvDone() {
-        recvOutstanding.decrementAndGet();
-    }
-
-    /**
-     * Moves to the error state: {@code culprit} (if any) completes with {@code status}, everything else outstanding
-     * is flushed. Engine thread only.
-     */
-    void error(CompletionStatus status, SendRequest culprit) {
-        if (state == QpState.ERROR || state == QpState.CLOSED) {
-            return;
-        }
-        state = QpState.ERROR;
-        sender.flush(culprit, status);
-        receiver.flush();
-        if (connecting != null) {
-            connecting.fail("queue pair " + qpn + " failed: " + status);
-        }
+    /** The engine's side of this queue pair. */
+    QpCore core() {
+        return core;
     }
 
     @Override
     public String toString() {
-        return "QueuePair[" + qpn + " " + state + (peerDevice == null ? "" : " to " + peerDevice + ":" + peerQpn)
-                + "]";
+        UUID peerDevice = core.peerDevice();
+        return "QueuePair[" + qpn + " " + core.state() + (peerDevice == null ? "" : " to " + peerDevice + ":"
+                + core.peerQpn()) + "]";
     }
 }

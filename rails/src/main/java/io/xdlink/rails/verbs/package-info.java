@@ -3,17 +3,12 @@
  * {@link io.xdlink.rails.verbs.ProtectionDomain}, {@link io.xdlink.rails.verbs.MemoryRegion} with random remote
  * keys, reliable-connected {@link io.xdlink.rails.verbs.QueuePair}s with WRITE, WRITE_WITH_IMM, SEND and RECV,
  * {@link io.xdlink.rails.verbs.CompletionQueue}s, and connection set-up over the rails through
- * {@link io.xdlink.rails.verbs.Listener} and {@link io.xdlink.rails.verbs.Connecting}. Behind them, package-private,
- * lives the engine that makes them reliable, in rooms of one job each. The engine ({@code DeviceEngine}) keeps the
- * duty cycle and hands out frame dispatch ({@code FrameDispatch}), the in-flight budget ({@code InflightBudget}),
- * its counters ({@code EngineCounters}) and the registry of rails and pools ({@code RailRegistry}). A rail
- * ({@code Rail}) keeps its sequences and credits in both directions with its receive window, handshake, round-trip
- * estimate, send credit and unsequenced budget in classes of their own, and reports to the engine only through
- * {@code RailEvents} ({@code RailLifecycle}); calls run one way, from the engine down. A pool of rails per peer
- * ({@code PeerPool}) schedules data over them, with stripe planning ({@code StripePlanner}, {@code Striper}), a
- * control outbox of sealed control frames ({@code ControlOutbox}, {@code ControlFrame}) and the coalesced
- * acknowledgement ({@code AckCoalescer}) each apart; each queue pair has its sending and receiving halves
- * ({@code QpSender}, {@code QpReceiver}). API calls never block; they hand work to the engine through queues, and the
- * engine never blocks either.
+ * {@link io.xdlink.rails.verbs.Listener} and {@link io.xdlink.rails.verbs.Connecting}. This package is the API other
+ * modules use. API calls never block; they hand work to the engine through queues.
+ *
+ * <p>The engine that makes the verbs reliable (the duty cycle, rails, pools, striping, acknowledgements, the sending
+ * and receiving halves of each queue pair) lives in {@link io.xdlink.rails.engine}, which is not API. The verbs call
+ * into the engine and the engine calls down to the rails; the engine reports back only through the verbs' own
+ * objects (completions on a completion queue, a queue pair's state, requests waiting for a listener).
  */
 package io.xdlink.rails.verbs;

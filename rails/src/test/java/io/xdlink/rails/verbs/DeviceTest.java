@@ -43,14 +43,14 @@ class DeviceTest {
             MemoryRegion src = t.pdB.register(arena.allocate(64));
             MemoryRegion dst = t.pdA.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             long at = t.clock.nanoTime();
-            assertThat(t.qpB.postWrite(1, src, 0, 64, dst.address(), dst.rkey())).isTrue();
+            assertThat(t.qpB().postWrite(1, src, 0, 64, dst.address(), dst.rkey())).isTrue();
             for (int i = 0; i < 4; i++) {
                 t.b.agent().doWork();
                 t.a.agent().doWork();
             }
             // The write completes without virtual time reaching any ACK delay: the frame asked for its ACK.
             assertThat(t.cqB.poll()).isEqualTo(new Completion(1, WorkOpcode.WRITE, CompletionStatus.SUCCESS, 64, 0,
-                    false, t.qpB.qpn()));
+                    false, t.qpB().qpn()));
             assertThat(t.clock.nanoTime()).isEqualTo(at);
             long acks = t.a.stats().ackFramesSent();
             // Nothing is owed any more, so settling before an exit sends nothing.
@@ -92,14 +92,14 @@ class DeviceTest {
             MemorySegment dst = arena.allocate(10_000);
             MemoryRegion mrB = t.pdB.register(src);
             MemoryRegion mrA = t.pdA.register(dst, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-            assertThat(t.qpA.postRecv(5, null, 0, 0)).isTrue();
-            assertThat(t.qpB.postWriteWithImm(9, mrB, 0, 10_000, mrA.address(), mrA.rkey(), 1234)).isTrue();
+            assertThat(t.qpA().postRecv(5, null, 0, 0)).isTrue();
+            assertThat(t.qpB().postWriteWithImm(9, mrB, 0, 10_000, mrA.address(), mrA.rkey(), 1234)).isTrue();
             Completion sent = t.next(t.cqB);
             assertThat(sent).isEqualTo(new Completion(9, WorkOpcode.WRITE_WITH_IMM, CompletionStatus.SUCCESS, 10_000,
-                    0, false, t.qpB.qpn()));
+                    0, false, t.qpB().qpn()));
             Completion recv = t.next(t.cqA);
             assertThat(recv).isEqualTo(new Completion(5, WorkOpcode.RECV_WRITE_WITH_IMM, CompletionStatus.SUCCESS,
-                    10_000, 1234, true, t.qpA.qpn()));
+                    10_000, 1234, true, t.qpA().qpn()));
             assertThat(dst.mismatch(src)).isEqualTo(-1);
         }
     }
@@ -112,11 +112,11 @@ class DeviceTest {
             MemorySegment dst = arena.allocate(200);
             MemoryRegion mrA = t.pdA.register(src);
             MemoryRegion mrB = t.pdB.register(dst, Access.LOCAL_WRITE);
-            t.qpB.postRecv(77, mrB, 50, 150);
-            t.qpA.postSendWithImm(8, mrA, 0, 100, 99);
+            t.qpB().postRecv(77, mrB, 50, 150);
+            t.qpA().postSendWithImm(8, mrA, 0, 100, 99);
             assertThat(t.next(t.cqA).status()).isEqualTo(CompletionStatus.SUCCESS);
             assertThat(t.next(t.cqB)).isEqualTo(new Completion(77, WorkOpcode.RECV, CompletionStatus.SUCCESS, 100, 99,
-                    true, t.qpB.qpn()));
+                    true, t.qpB().qpn()));
             assertThat(dst.asSlice(50, 100).mismatch(src)).isEqualTo(-1);
             assertThat(dst.get(ValueLayout.JAVA_BYTE, 49)).isZero();
         }
@@ -284,18 +284,18 @@ class DeviceTest {
              Arena arena = Arena.ofShared()) {
             MemoryRegion src = t.pdB.register(arena.allocate(65_536));
             MemoryRegion dst = t.pdA.register(arena.allocate(65_536), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-            assertThat(t.qpB.postRecv(10, null, 0, 0)).isTrue();
+            assertThat(t.qpB().postRecv(10, null, 0, 0)).isTrue();
             bEnd.failed = true;
             long start = t.clock.nanoTime();
             for (int i = 1; i <= 3; i++) {
-                assertThat(t.qpB.postWrite(i, src, 0, 65_536, dst.address(), dst.rkey())).isTrue();
+                assertThat(t.qpB().postWrite(i, src, 0, 65_536, dst.address(), dst.rkey())).isTrue();
             }
             List<Completion> got = new ArrayList<>();
             while (got.size() < 4) {
                 got.add(t.next(t.cqB));
             }
             elapsed[0] = t.clock.nanoTime() - start;
-            assertThat(t.qpB.state()).isEqualTo(QpState.ERROR);
+            assertThat(t.qpB().state()).isEqualTo(QpState.ERROR);
             return got;
         }
     }

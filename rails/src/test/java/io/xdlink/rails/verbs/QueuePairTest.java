@@ -23,11 +23,11 @@ class QueuePairTest {
             MemorySegment dst = arena.allocate(20_000);
             MemoryRegion s = t.pdB.register(src);
             MemoryRegion d = t.pdA.register(dst, Access.LOCAL_WRITE);
-            t.qpB.postSend(1, s, 0, 20_000);
+            t.qpB().postSend(1, s, 0, 20_000);
             t.settle(5_000_000); // 5 ms: the receiver is not ready, the sender keeps retrying
             assertThat(t.cqB.poll()).isNull();
             assertThat(t.a.stats().nakFramesSent()).isPositive();
-            t.qpA.postRecv(2, d, 0, 20_000);
+            t.qpA().postRecv(2, d, 0, 20_000);
             assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
             Completion r = t.next(t.cqA);
             assertThat(r.status()).isEqualTo(CompletionStatus.SUCCESS);
@@ -40,13 +40,13 @@ class QueuePairTest {
     void aReceiverThatNeverGetsReadyExhaustsTheRetries() throws Exception {
         try (TwoDevices t = new TwoDevices(List.of("c"), LinkState.of(Generation.GEN3, 1), false,
                 RailsSettings.of("rnr_retry", "2"), 1024, 5).connect()) {
-            t.qpB.postSend(1, null, 0, 0);
-            t.qpB.postSend(2, null, 0, 0);
+            t.qpB().postSend(1, null, 0, 0);
+            t.qpB().postSend(2, null, 0, 0);
             Completion c = t.next(t.cqB);
             assertThat(c.wrId()).isEqualTo(1);
             assertThat(c.status()).isEqualTo(CompletionStatus.RNR_RETRY_EXCEEDED_ERROR);
             assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
-            assertThat(t.qpB.state()).isEqualTo(QpState.ERROR);
+            assertThat(t.qpB().state()).isEqualTo(QpState.ERROR);
         }
     }
 
@@ -55,8 +55,8 @@ class QueuePairTest {
         try (TwoDevices t = TwoDevices.simple(1).connect(); Arena arena = Arena.ofShared()) {
             MemoryRegion s = t.pdB.register(arena.allocate(100));
             MemoryRegion d = t.pdA.register(arena.allocate(50), Access.LOCAL_WRITE);
-            t.qpA.postRecv(1, d, 0, 50);
-            t.qpB.postSend(2, s, 0, 100);
+            t.qpA().postRecv(1, d, 0, 50);
+            t.qpB().postSend(2, s, 0, 100);
             assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.REMOTE_INVALID_REQUEST_ERROR);
             Completion r = t.next(t.cqA);
             assertThat(r.wrId()).isEqualTo(1);
@@ -68,11 +68,11 @@ class QueuePairTest {
     void theSendQueueLimitRefusesPostsBeyondIt() throws Exception {
         try (TwoDevices t = TwoDevices.simple(1).connect()) {
             int accepted = 0;
-            while (t.qpB.postWrite(accepted, null, 0, 0, 0, 0, false)) {
+            while (t.qpB().postWrite(accepted, null, 0, 0, 0, 0, false)) {
                 accepted++;
             }
             assertThat(accepted).isEqualTo(t.b.settings().qpMaxSendWr());
-            assertThat(t.qpB.sendOutstanding()).isEqualTo(accepted);
+            assertThat(t.qpB().sendOutstanding()).isEqualTo(accepted);
         }
     }
 
@@ -80,13 +80,13 @@ class QueuePairTest {
     void zeroLengthMessagesCompleteInOrder() throws Exception {
         try (TwoDevices t = TwoDevices.simple(2).connect()) {
             for (int i = 0; i < 50; i++) {
-                t.qpA.postRecv(100 + i, null, 0, 0);
+                t.qpA().postRecv(100 + i, null, 0, 0);
             }
             for (int i = 0; i < 50; i++) {
                 if (i % 2 == 0) {
-                    t.qpB.postSendWithImm(i, null, 0, 0, i);
+                    t.qpB().postSendWithImm(i, null, 0, 0, i);
                 } else {
-                    t.qpB.postWriteWithImm(i, null, 0, 0, 0, 0, i);
+                    t.qpB().postWriteWithImm(i, null, 0, 0, 0, 0, i);
                 }
             }
             for (int i = 0; i < 50; i++) {
@@ -105,11 +105,11 @@ class QueuePairTest {
     void badArgumentsAreRefusedByName() throws Exception {
         try (TwoDevices t = TwoDevices.simple(1).connect()) {
             MemoryRegion mr = t.pdB.register(MemorySegment.ofArray(new byte[10]));
-            assertThatThrownBy(() -> t.qpB.postWrite(1, mr, 5, 10, 0, 0)).hasMessageContaining("offset 5");
-            assertThatThrownBy(() -> t.qpB.postWrite(1, mr, 0, -1, 0, 0)).hasMessageContaining("length -1");
-            assertThatThrownBy(() -> t.qpB.postRecv(1, mr, 0, 10)).hasMessageContaining("LOCAL_WRITE");
+            assertThatThrownBy(() -> t.qpB().postWrite(1, mr, 5, 10, 0, 0)).hasMessageContaining("offset 5");
+            assertThatThrownBy(() -> t.qpB().postWrite(1, mr, 0, -1, 0, 0)).hasMessageContaining("length -1");
+            assertThatThrownBy(() -> t.qpB().postRecv(1, mr, 0, 10)).hasMessageContaining("LOCAL_WRITE");
             MemoryRegion other = t.pdA.register(MemorySegment.ofArray(new byte[10]));
-            assertThatThrownBy(() -> t.qpB.postSend(1, other, 0, 1)).hasMessageContaining("another device");
+            assertThatThrownBy(() -> t.qpB().postSend(1, other, 0, 1)).hasMessageContaining("another device");
         }
     }
 
@@ -117,15 +117,15 @@ class QueuePairTest {
     void closingAQueuePairFlushesItAndFailsItsPeer() throws Exception {
         try (TwoDevices t = TwoDevices.simple(1).connect(); Arena arena = Arena.ofShared()) {
             MemoryRegion d = t.pdA.register(arena.allocate(64), Access.LOCAL_WRITE);
-            t.qpA.postRecv(1, d, 0, 64);
-            t.qpB.postRecv(2, null, 0, 0);
-            t.qpA.close();
+            t.qpA().postRecv(1, d, 0, 64);
+            t.qpB().postRecv(2, null, 0, 0);
+            t.qpA().close();
             assertThat(t.next(t.cqA)).isEqualTo(new Completion(1, WorkOpcode.RECV, CompletionStatus.WR_FLUSH_ERROR,
-                    0, 0, false, t.qpA.qpn()));
-            assertThat(t.qpA.state()).isEqualTo(QpState.CLOSED);
+                    0, 0, false, t.qpA().qpn()));
+            assertThat(t.qpA().state()).isEqualTo(QpState.CLOSED);
             assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
-            assertThat(t.qpB.state()).isEqualTo(QpState.ERROR);
-            assertThat(t.qpA.postRecv(3, d, 0, 64)).isTrue();
+            assertThat(t.qpB().state()).isEqualTo(QpState.ERROR);
+            assertThat(t.qpA().postRecv(3, d, 0, 64)).isTrue();
             assertThat(t.next(t.cqA).status()).isEqualTo(CompletionStatus.WR_FLUSH_ERROR);
         }
     }
@@ -148,19 +148,19 @@ class QueuePairTest {
             MemoryRegion d = t.pdA.register(arena.allocate(100), Access.LOCAL_WRITE);
             MemoryRegion target = t.pdA.register(arena.allocate(bulk.byteSize()), Access.LOCAL_WRITE,
                     Access.REMOTE_WRITE);
-            t.qpA.postRecv(1, d, 0, 100);
+            t.qpA().postRecv(1, d, 0, 100);
             t.a.agent().doWork();
             // The SEND, then a WRITE longer than the budget lets out: no frame B sends now asks for an ACK.
             long acksBefore = t.a.stats().ackFramesSent();
-            t.qpB.postSend(2, s, 0, 100);
-            t.qpB.postWrite(3, w, 0, bulk.byteSize(), target.address(), target.rkey());
+            t.qpB().postSend(2, s, 0, 100);
+            t.qpB().postWrite(3, w, 0, bulk.byteSize(), target.address(), target.rkey());
             t.b.agent().doWork();
             t.a.agent().doWork();
             Completion recv = t.cqA.poll();
             assertThat(recv).isNotNull();
             assertThat(recv.status()).isEqualTo(CompletionStatus.SUCCESS);
             assertThat(t.a.stats().ackFramesSent()).as("no ACK before the close").isEqualTo(acksBefore);
-            t.qpA.close();
+            t.qpA().close();
             t.a.agent().doWork();
             assertThat(t.a.stats().ackFramesSent()).isEqualTo(acksBefore + 1);
             Completion send = t.next(t.cqB);
@@ -209,7 +209,7 @@ class QueuePairTest {
             MemorySegment dst = arena.allocate(8192);
             MemoryRegion to = t.pdA.register(dst, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             long start = t.clock.nanoTime();
-            t.qpB.postWrite(1, from, 0, 8192, to.address(), to.rkey() ^ 0x5A5A);
+            t.qpB().postWrite(1, from, 0, 8192, to.address(), to.rkey() ^ 0x5A5A);
             Completion c = t.next(t.cqB);
             assertThat(c.status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
             assertThat(aEnd.lost).isEqualTo(2);

@@ -14,21 +14,21 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Two devices joined by in-memory rails, in invoker mode on one virtual clock: the test fixture for the verbs.
- * Closes everything it opened.
+ * Two devices joined by in-memory rails, in invoker mode on one virtual clock: the test fixture for the verbs and
+ * for the engine behind them. Closes everything it opened.
  */
-final class TwoDevices implements AutoCloseable {
-    final VirtualScheduler clock = new VirtualScheduler();
-    final VirtualTimeDriver driver = new VirtualTimeDriver(clock);
-    final List<InMemoryRailPair> pairs = new ArrayList<>();
-    final Device a;
-    final Device b;
-    final ProtectionDomain pdA;
-    final ProtectionDomain pdB;
-    final CompletionQueue cqA;
-    final CompletionQueue cqB;
-    QueuePair qpA;
-    QueuePair qpB;
+public final class TwoDevices implements AutoCloseable {
+    public final VirtualScheduler clock = new VirtualScheduler();
+    public final VirtualTimeDriver driver = new VirtualTimeDriver(clock);
+    public final List<InMemoryRailPair> pairs = new ArrayList<>();
+    public final Device a;
+    public final Device b;
+    public final ProtectionDomain pdA;
+    public final ProtectionDomain pdB;
+    public final CompletionQueue cqA;
+    public final CompletionQueue cqB;
+    private QueuePair qpA;
+    private QueuePair qpB;
 
     /**
      * @param links       link ids, one rail per entry (repeat an id for two rails on one cable)
@@ -36,13 +36,14 @@ final class TwoDevices implements AutoCloseable {
      * @param settings    the rails parameters for both devices
      * @param ringFrames  each direction's receive ring
      */
-    TwoDevices(List<String> links, LinkState state, boolean lossy, RailsSettings settings, int ringFrames, long seed) {
+    public TwoDevices(List<String> links, LinkState state, boolean lossy, RailsSettings settings, int ringFrames,
+                      long seed) {
         this(links, state, lossy, settings, ringFrames, seed, false);
     }
 
     /** As above; {@code byReference}: the rails carry data payloads by reference (one copy, into the target). */
-    TwoDevices(List<String> links, LinkState state, boolean lossy, RailsSettings settings, int ringFrames, long seed,
-               boolean byReference) {
+    public TwoDevices(List<String> links, LinkState state, boolean lossy, RailsSettings settings, int ringFrames,
+                      long seed, boolean byReference) {
         this(pairs(links, state, lossy, ringFrames, byReference), settings, seed);
     }
 
@@ -65,8 +66,8 @@ final class TwoDevices implements AutoCloseable {
     }
 
     /** Two devices over the given transports: {@code ends} for A, {@code others} (their far ends) for B. */
-    TwoDevices(List<? extends io.xdlink.rails.RailTransport> ends, List<? extends io.xdlink.rails.RailTransport> others,
-               RailsSettings settings, long seed) {
+    public TwoDevices(List<? extends io.xdlink.rails.RailTransport> ends,
+                      List<? extends io.xdlink.rails.RailTransport> others, RailsSettings settings, long seed) {
         a = Device.open(DeviceConfig.builder().id(new UUID(1, 1)).settings(settings).clock(clock).invoker()
                 .seed(seed).build(), ends);
         b = Device.open(DeviceConfig.builder().id(new UUID(2, 2)).settings(settings).clock(clock).invoker()
@@ -78,7 +79,7 @@ final class TwoDevices implements AutoCloseable {
         cqB = b.createCq(1 << 16);
     }
 
-    static TwoDevices simple(int rails) {
+    public static TwoDevices simple(int rails) {
         List<String> links = new ArrayList<>();
         for (int i = 0; i < rails; i++) {
             links.add("cable" + i);
@@ -86,14 +87,14 @@ final class TwoDevices implements AutoCloseable {
         return new TwoDevices(links, LinkState.of(Generation.GEN3, 2), false, RailsSettings.defaults(), 1024, 42);
     }
 
-    void faults(FaultPlan plan) {
+    public void faults(FaultPlan plan) {
         for (int i = 0; i < pairs.size(); i++) {
             pairs.get(i).faults(plan.withSeed(plan.seed() + 31L * i));
         }
     }
 
     /** Connects a queue pair of A (listening) with one of B (connecting). */
-    TwoDevices connect() throws Exception {
+    public TwoDevices connect() throws Exception {
         Listener l = a.listen();
         Connecting c = b.connect(ConnectHandle.parse(l.handle().toBytes()), QpAttributes.of(pdB, cqB));
         boolean ok = driver.runUntil(() -> l.waiting() > 0, 10_000_000_000L);
@@ -117,13 +118,23 @@ final class TwoDevices implements AutoCloseable {
         return this;
     }
 
+    /** A's queue pair, once {@link #connect()} connected it. */
+    public QueuePair qpA() {
+        return qpA;
+    }
+
+    /** B's queue pair, once {@link #connect()} connected it. */
+    public QueuePair qpB() {
+        return qpB;
+    }
+
     /** A connected pair of queue pairs with their domains and completion queues. */
-    record Connected(ProtectionDomain pdA, CompletionQueue cqA, QueuePair qpA, ProtectionDomain pdB,
-                     CompletionQueue cqB, QueuePair qpB) {
+    public record Connected(ProtectionDomain pdA, CompletionQueue cqA, QueuePair qpA, ProtectionDomain pdB,
+                            CompletionQueue cqB, QueuePair qpB) {
     }
 
     /** Connects a queue pair of {@code b} to one of {@code a} (listening), stepping {@code driver}. */
-    static Connected connect(VirtualTimeDriver driver, Device a, Device b) throws Exception {
+    public static Connected connect(VirtualTimeDriver driver, Device a, Device b) throws Exception {
         ProtectionDomain pdA = a.allocPd();
         ProtectionDomain pdB = b.allocPd();
         CompletionQueue cqA = a.createCq(1 << 16);
@@ -150,7 +161,7 @@ final class TwoDevices implements AutoCloseable {
     }
 
     /** Runs until {@code cq} holds a completion and returns it. */
-    Completion next(CompletionQueue cq) {
+    public Completion next(CompletionQueue cq) {
         Completion[] got = new Completion[1];
         driver.runUntil(() -> (got[0] = cq.poll()) != null, 60_000_000_000L);
         if (got[0] == null) {
@@ -160,7 +171,7 @@ final class TwoDevices implements AutoCloseable {
     }
 
     /** Lets the devices settle: every timer due within {@code nanos} of virtual time runs. */
-    void settle(long nanos) {
+    public void settle(long nanos) {
         driver.runFor(nanos);
     }
 

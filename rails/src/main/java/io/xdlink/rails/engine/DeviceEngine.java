@@ -1,0 +1,457 @@
+package io.xdlink.rails.engine;
+
+import io.xdlink.rails.Agent;
+import io.xdlink.rails.RailClosedException;
+import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.frame.FrameLayout;
+import io.xdlink.rails.verbs.CompletionStatus;
+import io.xdlink.rails.verbs.ConnectHandle;
+import io.xdlink.rails.verbs.Device;
+import io.xdlink.rails.verbs.DeviceStats;
+import io.xdlink.rails.verbs.Listener;
+import io.xdlink.rails.verbs.QpAttributes;
+import io.xdlink.rails.verbs.QpState;
+import io.xdlink.xdomain.Scheduler;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A device's progress engine: the one agent that owns its rails, queue pairs and pools. Each duty cycle takes the
+ * commands API calls handed over, polls every rail and dispatches what arrived, runs what the clock made due, sends
+ * (unsequenced frames, control frames and ACKs, then data round-robin over the rails) and flushes every transport.
+ * It never blocks; every timeout reads the injected {@link Scheduler}'s clock and {@link #nextDeadlineNanos()} says
+ * when the clock next matters, so a virtual-time driver can step it exactly.
+ *
+ * <p>The engine keeps the duty cycle and its order; the jobs it hands out each have a room of their own: frames
+ * that arrive go through {@link FrameDispatch}, data in flight is limited by {@link InflightBudget}, what happens
+ * is counted in {@link EngineCounters}, and rails and pools are kept in a {@link RailRegistry}. Calls run one way,
+ * from the engine down to its rails: a rail reports back only through {@link RailEvents}, which
+ * {@link RailLifecycle} answers for the engine.
+ */
+public final class DeviceEngine implements Agent {
+    private static final int POLL_LIMIT = 256;
+    private static final int BURST = 64;
+
+    final Device device;
+    final RailsSettings settings;
+    final Scheduler clock;
+    final UUID id;
+    final SplittableRandom random;
+    private final KeyTable keys;
+    final QpTable qps;
+    private final CommandQueue commands = new CommandQueue();
+    final RailRegistry registry = new RailRegistry();
+    /** The registry's own lists, read on every duty cycle. */
+    private final List<Rail> rails = registry.rails();
+    private final List<PeerPool> poolList = registry.pools();
+    private final List<QpCore> timedQps = new ArrayList<>();
+    final ConnectionManager cm = new ConnectionManager(this);
+    final EngineCounters counters = new EngineCounters();
+    final InflightBudget budget;
+    final FrameDispatch dispatch;
+    final RailLifecycle lifecycle;
+    private final FrameOut out = new FrameOut();
+
+    private static final Runnable NO_WAKER = () -> { };
+    private volatile Runnable waker = NO_WAKER;
+    private long now;
+    private long nextDeadline = Long.MAX_VALUE;
+    private int roundRobin;
+    private boolean closed;
+
+    public DeviceEngine(Device device, RailsSettings settings, Scheduler clock, UUID id, long seed, KeyTable keys) {
+        this.device = device;
+        this.settings = settings;
+        this.clock = clock;
+        this.id = id;
+        this.random = new SplittableRandom(seed);
+        this.keys = keys;
+        this.qps = new QpTable(random.nextInt(255));
+        this.budget = new InflightBudget(settings.inflightBytes());
+        this.dispatch = new FrameDispatch(this);
+        this.lifecycle = new RailLifecycle(this);
+    }
+
+    KeyTable keys() {
+        return keys;
+    }
+
+    @Override
+    public String roleName() {
+        return "xdlink-device-" + id.toString().substring(0, 8);
+    }
+
+    /** Hands work to the engine, waking its thread if it idles; any thread. */
+    public void submit(Command c) {
+        commands.push(c);
+        waker.run();
+    }
+
+    /** Who wakes the engine's thread (nobody in invoker mode, where the owner steps it). */
+    public void waker(Runnable w) {
+        this.waker = w;
+    }
+
+    @Override
+    public long nextDeadlineNanos() {
+        return closed ? Long.MAX_VALUE : nextDeadline;
+    }
+
+    void armTimer(long at) {
+        if (at < nextDeadline) {
+            nextDeadline = at;
+        }
+    }
+
+    @Override
+    public int doWork() {
+        if (closed) {
+            return 0;
+        }
+        long before = now;
+        now = clock.nanoTime();
+        // Late beyond both the last cycle and the next deadline: the engine was not running (a collection, a
+        // starved thread). A virtual clock only ever jumps to a deadline, so it never looks late.
+        long late = now - Math.max(before, nextDeadline);
+        if (before != 0 && late > settings.railTimeoutNanos() / 8) {
+            paused(late);
+        }
+        int work = 0;
+        for (int i = 0; i < poolList.size(); i++) {
+            poolList.get(i).cycleStarted();
+        }
+        for (Command c; (c = commands.poll()) != null; ) {
+            c.run(this);
+            work++;
+            if (closed) {
+                return work;
+            }
+        }
+        if (work > 0) {
+            // Fresh requests go out before the rails are read: on a round trip, the read that finds nothing yet
+            // would otherwise sit between the application's post and the frame leaving.
+            work += send();
+            work += flush();
+        }
+        work += receive();
+        if (now >= nextDeadline) {
+            work += runTimers();
+        }
+        work += send();
+        work += flush();
+        work += removeClosed();
+        return work;
+    }
+
+    private int flush() {
+        int work = 0;
+        for (int i = 0; i < rails.size(); i++) {
+            Rail r = rails.get(i);
+            if (r.state != Rail.State.CLOSED) {
+                try {
+                    work += r.transport.flush();
+                } catch (RailClosedException e) {
+                    lifecycle.closed(r, e);
+                }
+            }
+        }
+        return work;
+    }
+
+    /**
+     * Polls the rails in slices of {@code ack_every_frames} frames each, sending the ACKs that fell due after every
+     * round of slices: an ACK then never speaks for much more than its share of frames per rail, however large the
+     * batches waiting in the rings.
+     */
+    private int receive() {
+        int slice = settings.ackEveryFrames();
+        int total = 0;
+        while (total < POLL_LIMIT * Math.max(1, rails.size())) {
+            int got = 0;
+            boolean more = false;
+            for (int i = 0; i < rails.size(); i++) {
+                int n = poll(rails.get(i), slice);
+                got += n;
+                more |= n >= slice;
+            }
+            total += got;
+            if (got > 0) {
+                for (int i = 0; i < poolList.size(); i++) {
+                    poolList.get(i).sendAckIfDue(out, now);
+                }
+            }
+            if (!more) {
+                break; // every rail handed over less than a slice: none has more waiting, so polling again finds nothing
+            }
+        }
+        return total;
+    }
+
+    private int poll(Rail rail, int limit) {
+        if (rail.state == Rail.State.CLOSED) {
+            return 0;
+        }
+        dispatch.select(rail, now);
+        try {
+            int n = rail.transport.poll(dispatch, limit);
+            dispatch.endRun();
+            return n;
+        } catch (RailClosedException e) {
+            dispatch.endRun();
+            lifecycle.closed(rail, e);
+            return 1;
+        }
+    }
+
+    /**
+     * This engine did not run for {@code gap} (a collection, a starved thread): silence from peers over that time
+     * says nothing about them, so it does not count toward any rail or peer timeout.
+     */
+    private void paused(long gap) {
+        for (int i = 0; i < rails.size(); i++) {
+            rails.get(i).paused(gap);
+        }
+        for (int i = 0; i < timedQps.size(); i++) {
+            timedQps.get(i).sender().paused(gap);
+        }
+    }
+
+    private int runTimers() {
+        long next = Long.MAX_VALUE;
+        for (int i = 0; i < rails.size(); i++) {
+            next = Math.min(next, rails.get(i).onTimer(now));
+        }
+        for (int i = 0; i < poolList.size(); i++) {
+            next = Math.min(next, poolList.get(i).onTimer(now));
+        }
+        for (int i = 0; i < timedQps.size(); i++) {
+            QpCore qp = timedQps.get(i);
+            long t = qp.sender().onTimer(now);
+            if (t == Long.MAX_VALUE && qp.state() != QpState.CONNECTING) {
+                timedQps.remove(i--);
+            }
+            next = Math.min(next, t);
+        }
+        next = Math.min(next, cm.onTimer(now));
+        nextDeadline = Math.max(next, now + 1);
+        return 1;
+    }
+
+    private int send() {
+        int work = 0;
+        for (int i = 0; i < rails.size(); i++) {
+            Rail r = rails.get(i);
+            if (r.wantsUnsequenced()) {
+                int n = r.sendDueUnsequenced(out, now);
+                if (n > 0 && r.isUp()) {
+                    counters.creditFramesSent += n;
+                }
+                work += n;
+            }
+        }
+        for (int i = 0; i < poolList.size(); i++) {
+            work += poolList.get(i).sendControl(out, now);
+        }
+        int n = rails.size();
+        for (int i = 0; i < n; i++) {
+            Rail r = rails.get((roundRobin + i) % n);
+            if (r.isUp() && r.pool != null) {
+                work += r.pool.sendData(r, out, now, BURST);
+            }
+        }
+        roundRobin++;
+        return work;
+    }
+
+    /** A bug met on the engine's thread that the engine lives through: see {@link EngineCounters#internalError}. */
+    public void internalError(Throwable t) {
+        counters.internalError(t);
+    }
+
+    // ---------------------------------------------------------------- rails and pools
+
+    /** A transport joins the device: it starts with a HELLO. */
+    public void addRail(RailTransport transport) {
+        int number = registry.freeNumber();
+        if (number < 0) {
+            transport.close();
+            throw new IllegalStateException("a device has at most " + FrameLayout.MAX_ACK_RAILS + " rails");
+        }
+        Rail r = new Rail(lifecycle, settings, id, transport, number, random.nextInt(256));
+        if (waker != NO_WAKER) {
+            // Only a thread that parks needs waking. An invoker-mode engine runs on its owner's thread, which
+            // waits its own way, and a transport watching for arrivals nobody waits on only costs wake-ups.
+            transport.onArrival(waker);
+        }
+        registry.add(r);
+        armTimer(now);
+    }
+
+    private int removeClosed() {
+        return registry.removeClosed();
+    }
+
+    List<Rail> rails() {
+        return rails;
+    }
+
+    void timedQp(QpCore qp) {
+        timedQps.add(qp);
+    }
+
+    // ---------------------------------------------------------------- queue pairs and connections
+
+    /**
+     * A new queue pair's engine side, under a number of its own, with room for {@code maxSendWr} sends and
+     * {@code maxRecvWr} receives; {@code sendOutstanding} and {@code recvOutstanding} are the counts its handle
+     * keeps. Any thread.
+     */
+    public QpCore newQp(QpAttributes attrs, int maxSendWr, int maxRecvWr, AtomicInteger sendOutstanding,
+                        AtomicInteger recvOutstanding) {
+        return qps.allocate(qpn -> new QpCore(this, qpn, attrs, maxSendWr, maxRecvWr, sendOutstanding,
+                recvOutstanding));
+    }
+
+    /** A listener starts listening: connection requests for it join {@code backlog}. Any thread. */
+    public void listen(Listener l, Queue<PendingConnection> backlog) {
+        cm.listen(l, backlog);
+    }
+
+    /** A queue pair starts connecting to {@code target}, now. Engine thread only. */
+    public void connect(QpCore qp, ConnectHandle target) {
+        cm.connect(qp, target, now);
+    }
+
+    /** A listener's accept made {@code qp} for request {@code p}: connect it and answer, now. Engine thread only. */
+    public void accept(QpCore qp, PendingConnection p) {
+        cm.accept(qp, p, now);
+    }
+
+    /** A listener closed: the requests waiting in its {@code backlog} are dropped. Engine thread only. */
+    public void listenerClosed(Listener l, Queue<PendingConnection> backlog) {
+        cm.listenerClosed(l, backlog);
+    }
+
+    // ---------------------------------------------------------------- commands
+
+    void onPostSend(SendRequest w) {
+        w.qp.sender().post(w, now);
+    }
+
+    void onPostRecv(RecvRequest r) {
+        r.qp.receiver().post(r);
+    }
+
+    public void closeQp(QpCore qp) {
+        if (qp.state() == QpState.CLOSED) {
+            return;
+        }
+        qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
+        if (qp.pool != null && qp.peerQpn != 0) {
+            qp.pool.disconnect(qp.peerQpn, qp.qpn());
+        }
+        qp.state(QpState.CLOSED);
+        cm.closed(qp);
+        qps.release(qp);
+        timedQps.remove(qp);
+    }
+
+    long now() {
+        return now;
+    }
+
+    // ---------------------------------------------------------------- closing
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Closes the engine on its own thread: every request fails with an error, every transport is closed. */
+    public void shutdown() {
+        if (closed) {
+            return;
+        }
+        acknowledgeOwed();
+        closed = true;
+        for (Command c; (c = commands.poll()) != null; ) {
+            c.flush();
+        }
+        cm.failAll("device " + id + " closed");
+        for (QpCore qp : qps.all()) {
+            qp.error(CompletionStatus.WR_FLUSH_ERROR, null);
+            qp.state(QpState.CLOSED);
+        }
+        for (ConnectionManager.Listening l : cm.listeners.values()) {
+            l.listener().close();
+        }
+        for (Rail r : rails) {
+            try {
+                r.transport.close();
+            } catch (RuntimeException e) {
+                // A transport's close must not throw; the device still closes the others.
+                internalError(e);
+            }
+        }
+        registry.clear();
+    }
+
+    /**
+     * Sends every ACK owed now, due or not, and flushes the rails: before the rails close, or for a host about to
+     * exit, so a peer whose last messages landed here sees them complete rather than fail when the rails go (a
+     * coalesced ACK would otherwise still wait for its delay). Best effort: a rail without room or gone is skipped.
+     */
+    public void acknowledgeOwed() {
+        now = clock.nanoTime();
+        for (int i = 0; i < poolList.size(); i++) {
+            try {
+                poolList.get(i).sendOwedAck(out, now);
+            } catch (RailClosedException e) {
+                // The rail went meanwhile; the peer learns of the close from the rails themselves.
+            } catch (RuntimeException e) {
+                internalError(e);
+            }
+        }
+        for (int i = 0; i < rails.size(); i++) {
+            Rail r = rails.get(i);
+            if (r.state != Rail.State.CLOSED) {
+                try {
+                    r.transport.flush();
+                } catch (RailClosedException e) {
+                    // As above.
+                } catch (RuntimeException e) {
+                    internalError(e);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void onClose() {
+        shutdown();
+    }
+
+    public DeviceStats stats() {
+        return counters.snapshot(budget, rails);
+    }
+
+    /** See {@link EngineCounters#dataFramesReceivedFromAnyThread()}. */
+    public long dataFramesReceivedFromAnyThread() {
+        return counters.dataFramesReceivedFromAnyThread();
+    }
+
+    /** The last internal error the engine lived through, or null: see {@link EngineCounters#internalError}. */
+    public Throwable lastError() {
+        return counters.lastError();
+    }
+
+    /** Why the last rail was closed, or null: see {@link RailLifecycle#lastClosure()}. */
+    public RailClosedException lastRailClosure() {
+        return lifecycle.lastClosure();
+    }
+}

@@ -1,0 +1,174 @@
+package io.xdlink.rails.engine;
+
+import io.xdlink.rails.ForwardingRailTransport;
+import io.xdlink.rails.RailInfo;
+import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.inmemory.InMemoryRailPair;
+import io.xdlink.rails.verbs.Access;
+import io.xdlink.rails.verbs.CompletionStatus;
+import io.xdlink.rails.verbs.MemoryRegion;
+import io.xdlink.rails.verbs.TwoDevices;
+import io.xdlink.xdomain.Generation;
+import io.xdlink.xdomain.LinkState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What one duty cycle of the engine does, and in what order, where that decides how many system calls and wake-ups
+ * a round trip costs on a rail such as TCP (one write per flush, one wake-up per arriving batch).
+ */
+class DutyCycleTest {
+
+    /** A rail that writes down its calls: "offer", "flush:N" for a flush that carried N frames, "poll". */
+    private static final class RecordedRail extends ForwardingRailTransport {
+        final List<String> calls = new ArrayList<>();
+        private int offered;
+
+        RecordedRail(RailTransport inner) {
+            super(inner);
+        }
+
+        @Override
+        public boolean offer(int length, FrameWriter writer) {
+            boolean ok = super.offer(length, writer);
+            if (ok) {
+                offered++;
+                calls.add("offer");
+            }
+            return ok;
+        }
+
+        @Override
+        public int offerRun(int headLength, FrameRun run, MemorySegment payload, int count) {
+            int sent = super.offerRun(headLength, run, payload, count);
+            for (int i = 0; i < sent; i++) {
+                offered++;
+                calls.add("offer");
+            }
+            return sent;
+        }
+
+        @Override
+        public int flush() {
+            if (offered > 0) {
+                calls.add("flush:" + offered);
+                offered = 0;
+            }
+            return super.flush();
+        }
+
+        @Override
+        public int poll(FrameReceiver receiver, int limit) {
+            calls.add("poll");
+            return super.poll(receiver, limit);
+        }
+
+        /** The frame counts of the flushes since the last call. */
+        List<Integer> takeFlushes() {
+            List<Integer> f = calls.stream().filter(c -> c.startsWith("flush:"))
+                    .map(c -> Integer.parseInt(c.substring(6))).toList();
+            calls.clear();
+            return f;
+        }
+    }
+
+    private static TwoDevices recorded(RecordedRail[] out) {
+        InMemoryRailPair p = InMemoryRailPair.create(new RailInfo("mem0", "cable0", LinkState.of(Generation.GEN3, 2),
+                false), 1024);
+        out[0] = new RecordedRail(p.a());
+        out[1] = new RecordedRail(p.b());
+        return new TwoDevices(List.of(out[0]), List.of(out[1]), RailsSettings.defaults(), 42);
+    }
+
+    /**
+     * 4 bytes fit one frame; 64 KiB take more frames than {@code ack_every_frames}, whose count must not send the
+     * ACK on its own just before the answer.
+     */
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {4, 65536})
+    void aPingPongReplyCarriesTheAckItsRequestAskedForInOneFlush(int size) throws Exception {
+        RecordedRail[] rails = new RecordedRail[2];
+        try (TwoDevices t = recorded(rails).connect(); Arena arena = Arena.ofShared()) {
+            MemoryRegion atA = t.pdA.register(arena.allocate(2L * size), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion atB = t.pdB.register(arena.allocate(2L * size), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            t.settle(1_000_000_000L); // whatever the connection owed is sent and acknowledged
+            rails[0].takeFlushes();
+            rails[1].takeFlushes();
+            int rounds = 50;
+            int last = size - 4; // the marker goes in the message's last word, which lands last
+            int frames = -1;
+            for (int round = 1; round <= rounds; round++) {
+                // B writes to A; A answers with a write as soon as it sees the bytes, as perftest's latency test does.
+                atB.segment().set(ValueLayout.JAVA_INT, last, round);
+                assertThat(t.qpB().postWrite(round, atB, 0, size, atA.address(), atA.rkey())).isTrue();
+                t.b.agent().doWork();
+                List<Integer> pings = rails[1].takeFlushes();
+                assertThat(pings).as("round %d: B's request leaves in the cycle it was posted in", round)
+                        .hasSize(1);
+                if (round == 1) {
+                    frames = pings.getFirst(); // the data frames alone: B owed nothing yet
+                } else {
+                    assertThat(pings).as("round %d: B's request and the ACK A asked for, one flush", round)
+                            .containsExactly(frames + 1);
+                }
+                while (atA.segment().get(ValueLayout.JAVA_INT, last) != round) {
+                    t.a.agent().doWork();
+                }
+                List<Integer> beforeAnswer = rails[0].takeFlushes();
+                assertThat(beforeAnswer).as("round %d: A sends nothing between the arrival and its answer", round)
+                        .isEmpty();
+                atA.segment().set(ValueLayout.JAVA_INT, size + last, round);
+                assertThat(t.qpA().postWrite(round, atA, size, size, atB.address() + size, atB.rkey())).isTrue();
+                t.a.agent().doWork();
+                assertThat(rails[0].takeFlushes()).as("round %d: the answer and the ACK B asked for, one flush",
+                        round).containsExactly(frames + 1);
+                while (atB.segment().get(ValueLayout.JAVA_INT, size + last) != round) {
+                    t.b.agent().doWork();
+                }
+                assertThat(rails[1].takeFlushes()).as("round %d: B sends nothing between the answer and its next "
+                        + "request", round).isEmpty();
+            }
+            assertThat(t.a.stats().ackFramesSent()).isEqualTo(rounds);
+            for (int i = 0; i < rounds; i++) {
+                assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
+            }
+        }
+    }
+
+    @Test
+    void aFreshRequestLeavesBeforeTheRailsAreRead() throws Exception {
+        RecordedRail[] rails = new RecordedRail[2];
+        try (TwoDevices t = recorded(rails).connect(); Arena arena = Arena.ofShared()) {
+            MemoryRegion atA = t.pdA.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion atB = t.pdB.register(arena.allocate(64));
+            rails[1].calls.clear();
+            assertThat(t.qpB().postWrite(1, atB, 0, 8, atA.address(), atA.rkey())).isTrue();
+            t.b.agent().doWork();
+            assertThat(rails[1].calls).startsWith("offer", "flush:1", "poll");
+        }
+    }
+
+    @Test
+    void aRailThatHandedOverLessThanASliceIsNotPolledAgainInTheSameCycle() throws Exception {
+        RecordedRail[] rails = new RecordedRail[2];
+        try (TwoDevices t = recorded(rails).connect(); Arena arena = Arena.ofShared()) {
+            MemoryRegion atA = t.pdA.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion atB = t.pdB.register(arena.allocate(64));
+            assertThat(t.qpB().postWrite(1, atB, 0, 8, atA.address(), atA.rkey())).isTrue();
+            t.b.agent().doWork();
+            rails[0].calls.clear();
+            t.a.agent().doWork();
+            assertThat(rails[0].calls).containsOnlyOnce("poll");
+        }
+    }
+}

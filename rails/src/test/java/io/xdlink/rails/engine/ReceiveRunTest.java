@@ -1,0 +1,257 @@
+package io.xdlink.rails.engine;
+
+import io.xdlink.rails.ForwardingRailTransport;
+import io.xdlink.rails.RailInfo;
+import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.inmemory.FaultPlan;
+import io.xdlink.rails.inmemory.InMemoryRailPair;
+import io.xdlink.rails.verbs.Access;
+import io.xdlink.rails.verbs.Completion;
+import io.xdlink.rails.verbs.CompletionStatus;
+import io.xdlink.rails.verbs.DeviceStats;
+import io.xdlink.rails.verbs.MemoryRegion;
+import io.xdlink.rails.verbs.TwoDevices;
+import io.xdlink.xdomain.Generation;
+import io.xdlink.xdomain.LinkState;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A WRITE's frames that follow each other in order take the short way in ({@link ReceiveRun}); whatever breaks a run
+ * (another queue pair's frames, a lost, reordered or duplicated frame, a new message, a region that goes) sends the
+ * frame the full way, and every byte lands where it belongs, once.
+ */
+class ReceiveRunTest {
+    private static final long SEED = Long.getLong("xdlink.test.seed", 20261201L);
+
+    /** A by-reference in-memory rail end that says it delivers intact, as the simulator's does: runs apply. */
+    private static final class Intact extends ForwardingRailTransport {
+        Intact(RailTransport inner) {
+            super(inner);
+        }
+
+        @Override
+        public RailInfo info() {
+            return inner.info().withIntact(true);
+        }
+    }
+
+    private record Fixture(TwoDevices t, List<InMemoryRailPair> pairs) implements AutoCloseable {
+        long runFrames() {
+            return ((DeviceEngine) t.a.agent()).counters.runFrames + ((DeviceEngine) t.b.agent()).counters.runFrames;
+        }
+
+        @Override
+        public void close() {
+            t.close();
+        }
+    }
+
+    private static Fixture fixture(int rails, boolean intact, FaultPlan faults) throws Exception {
+        List<InMemoryRailPair> pairs = new ArrayList<>();
+        List<RailTransport> ends = new ArrayList<>();
+        List<RailTransport> others = new ArrayList<>();
+        for (int i = 0; i < rails; i++) {
+            RailInfo info = new RailInfo("mem" + i, "cable" + i, LinkState.of(Generation.GEN3, 2),
+                    faults != FaultPlan.NONE);
+            InMemoryRailPair p = InMemoryRailPair.createByReference(info, 256, faults.withSeed(faults.seed() + i));
+            pairs.add(p);
+            ends.add(intact ? new Intact(p.a()) : p.a());
+            others.add(intact ? new Intact(p.b()) : p.b());
+        }
+        TwoDevices t = new TwoDevices(ends, others, RailsSettings.defaults(), SEED);
+        return new Fixture(t.connect(), pairs);
+    }
+
+    private static MemorySegment random(Arena arena, int size, long seed) {
+        MemorySegment s = arena.allocate(size, 8);
+        SplittableRandom r = new SplittableRandom(seed);
+        for (long i = 0; i + 8 <= size; i += 8) {
+            s.set(ValueLayout.JAVA_LONG_UNALIGNED, i, r.nextLong());
+        }
+        return s;
+    }
+
+    @Test
+    void aWriteOverAnIntactRailTakesTheShortWayAndLandsByteForByte() throws Exception {
+        int size = 1 << 20;
+        try (Fixture f = fixture(1, true, FaultPlan.NONE); Arena arena = Arena.ofShared()) {
+            TwoDevices t = f.t();
+            MemorySegment src = random(arena, size, SEED);
+            MemorySegment dst = arena.allocate(size + 8192);
+            dst.fill((byte) 0x33);
+            MemoryRegion s = t.pdB.register(src);
+            MemoryRegion d = t.pdA.register(dst, Access.REMOTE_WRITE);
+            assertThat(t.qpB().postWrite(1, s, 0, size, d.address() + 4096, d.rkey())).isTrue();
+            assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(dst.asSlice(4096, size).mismatch(src)).as("target, seed " + SEED).isEqualTo(-1);
+            assertThat(dst.asSlice(0, 4096).mismatch(arena.allocate(4096).fill((byte) 0x33))).isEqualTo(-1);
+            assertThat(dst.asSlice(4096 + size).mismatch(arena.allocate(4096).fill((byte) 0x33))).isEqualTo(-1);
+            // Every frame of the message but the first of each poll took the short way.
+            long frames = t.a.stats().dataFramesReceived();
+            assertThat(f.runFrames()).as("frames of %d taken the short way", frames).isGreaterThan(frames / 2);
+            // The count a watcher on another thread reads holds the short way's frames too.
+            assertThat(t.a.dataFramesReceived()).isEqualTo(frames).isPositive();
+        }
+    }
+
+    /** Four WRITEs in a row, then the rails' and devices' books as the receiving side kept them. */
+    private static List<Object> booksAfterWrites(boolean intact) throws Exception {
+        int size = 700_000;
+        try (Fixture f = fixture(1, intact, FaultPlan.NONE); Arena arena = Arena.ofShared()) {
+            TwoDevices t = f.t();
+            MemorySegment src = random(arena, size, SEED + 9);
+            MemorySegment dst = arena.allocate(size);
+            MemoryRegion s = t.pdB.register(src);
+            MemoryRegion d = t.pdA.register(dst, Access.REMOTE_WRITE);
+            for (int i = 0; i < 4; i++) {
+                t.qpB().postWrite(i, s, 0, size, d.address(), d.rkey());
+            }
+            for (int i = 0; i < 4; i++) {
+                assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
+            }
+            assertThat(dst.mismatch(src)).isEqualTo(-1);
+            t.settle(1_000_000_000L);
+            Rail rail = ((DeviceEngine) t.a.agent()).rails().getFirst();
+            DeviceStats a = t.a.stats();
+            DeviceStats b = t.b.stats();
+            // The short way catches what a run's placement throws: nothing may have been caught on either side.
+            assertThat(a.internalErrors()).as("A's internal errors, last %s", t.a.lastError()).isZero();
+            assertThat(b.internalErrors()).as("B's internal errors, last %s", t.b.lastError()).isZero();
+            return List.of(f.runFrames() > 0, rail.rxPosition(), rail.rxMap(), a.rails().getFirst().framesReceived(),
+                    a.rails().getFirst().dataFramesReceived(), a.dataFramesReceived(), a.ackFramesSent(),
+                    a.creditFramesSent(), a.duplicateFrames(), b.ackFramesReceived(), b.rails().getFirst().credits());
+        }
+    }
+
+    @Test
+    void framesTakenTheShortWayAreBookedAsTheFullWayBooksThem() throws Exception {
+        List<Object> shortWay = booksAfterWrites(true);
+        List<Object> fullWay = booksAfterWrites(false);
+        assertThat(shortWay.getFirst()).isEqualTo(true);
+        assertThat(fullWay.getFirst()).isEqualTo(false);
+        // Sequence, map of recent sequences, counts, and every acknowledgement and credit update sent: the same.
+        assertThat(shortWay.subList(1, shortWay.size())).isEqualTo(fullWay.subList(1, fullWay.size()));
+    }
+
+    @Test
+    void aRailThatMayDamageFramesKeepsEveryFrameOnTheFullWay() throws Exception {
+        int size = 256 << 10;
+        try (Fixture f = fixture(1, false, FaultPlan.NONE); Arena arena = Arena.ofShared()) {
+            TwoDevices t = f.t();
+            MemorySegment src = random(arena, size, SEED + 1);
+            MemorySegment dst = arena.allocate(size);
+            MemoryRegion s = t.pdB.register(src);
+            MemoryRegion d = t.pdA.register(dst, Access.REMOTE_WRITE);
+            t.qpB().postWrite(1, s, 0, size, d.address(), d.rkey());
+            assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(dst.mismatch(src)).isEqualTo(-1);
+            assertThat(f.runFrames()).as("a frame whose CRC is checked is never taken unchecked").isZero();
+        }
+    }
+
+    @Test
+    void writesOfTwoQueuePairsInterleavedLandEachInItsOwnPlace() throws Exception {
+        int size = 300_000;
+        int messages = 6;
+        try (Fixture f = fixture(1, true, FaultPlan.NONE); Arena arena = Arena.ofShared()) {
+            TwoDevices t = f.t();
+            TwoDevices.Connected second = TwoDevices.connect(t.driver, t.a, t.b);
+            MemorySegment src1 = random(arena, size * messages, SEED + 2);
+            MemorySegment src2 = random(arena, size * messages, SEED + 3);
+            // Targets apart, with gaps between messages: each message lands at its own place, the gaps stay.
+            long stride = size + 1000;
+            MemorySegment dst1 = arena.allocate(stride * messages);
+            MemorySegment dst2 = arena.allocate(stride * messages);
+            MemoryRegion s1 = t.pdB.register(src1);
+            MemoryRegion s2 = second.pdB().register(src2);
+            MemoryRegion d1 = t.pdA.register(dst1, Access.REMOTE_WRITE);
+            MemoryRegion d2 = second.pdA().register(dst2, Access.REMOTE_WRITE);
+            for (int m = 0; m < messages; m++) {
+                // Posted alternately, so frames of the two queue pairs share the rail, block by block.
+                assertThat(t.qpB().postWrite(m, s1, (long) m * size, size, d1.address() + m * stride, d1.rkey()))
+                        .isTrue();
+                assertThat(second.qpB().postWrite(m, s2, (long) m * size, size, d2.address() + m * stride,
+                        d2.rkey())).isTrue();
+            }
+            for (int m = 0; m < messages; m++) {
+                assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
+                assertThat(t.next(second.cqB()).status()).isEqualTo(CompletionStatus.SUCCESS);
+            }
+            for (int m = 0; m < messages; m++) {
+                assertThat(dst1.asSlice(m * stride, size).mismatch(src1.asSlice((long) m * size, size)))
+                        .as("queue pair 1 message %d, seed %d", m, SEED).isEqualTo(-1);
+                assertThat(dst2.asSlice(m * stride, size).mismatch(src2.asSlice((long) m * size, size)))
+                        .as("queue pair 2 message %d, seed %d", m, SEED).isEqualTo(-1);
+                MemorySegment zeros = arena.allocate(stride - size);
+                assertThat(dst1.asSlice(m * stride + size, stride - size).mismatch(zeros)).isEqualTo(-1);
+                assertThat(dst2.asSlice(m * stride + size, stride - size).mismatch(zeros)).isEqualTo(-1);
+            }
+            assertThat(f.runFrames()).isPositive();
+        }
+    }
+
+    @Test
+    void lostReorderedAndDuplicatedFramesCutRunsAndEveryByteLandsOnce() throws Exception {
+        int size = 200_000;
+        int messages = 8;
+        FaultPlan faults = new FaultPlan(0.01, 0.02, 0.01, 0, SEED);
+        try (Fixture f = fixture(2, true, faults); Arena arena = Arena.ofShared()) {
+            TwoDevices t = f.t();
+            MemorySegment src = random(arena, size * messages, SEED + 4);
+            MemorySegment dst = arena.allocate((long) size * messages);
+            MemoryRegion s = t.pdB.register(src);
+            MemoryRegion d = t.pdA.register(dst, Access.REMOTE_WRITE);
+            for (int m = 0; m < messages; m++) {
+                assertThat(t.qpB().postWrite(m, s, (long) m * size, size, d.address() + (long) m * size, d.rkey()))
+                        .isTrue();
+            }
+            for (int m = 0; m < messages; m++) {
+                Completion c = t.next(t.cqB);
+                assertThat(c.status()).as("message %d, seed %d", m, SEED).isEqualTo(CompletionStatus.SUCCESS);
+                assertThat(c.wrId()).isEqualTo(m);
+            }
+            assertThat(dst.mismatch(src)).as("target, seed " + SEED).isEqualTo(-1);
+            assertThat(t.b.stats().retransmittedFrames()).as("the fault plan lost frames").isPositive();
+            assertThat(f.runFrames()).isPositive();
+            assertThat(f.runFrames()).as("runs cut by the faults").isLessThan(t.a.stats().dataFramesReceived());
+        }
+    }
+
+    @Test
+    void aRegionDeregisteredWhileARunArrivesTakesNoMoreOfIt() throws Exception {
+        int size = 4 << 20;
+        try (Fixture f = fixture(1, true, FaultPlan.NONE); Arena arena = Arena.ofShared()) {
+            TwoDevices t = f.t();
+            MemorySegment src = arena.allocate(size);
+            src.fill((byte) 0x5A);
+            MemorySegment dst = arena.allocate(size);
+            MemoryRegion s = t.pdB.register(src);
+            MemoryRegion d = t.pdA.register(dst, Access.REMOTE_WRITE);
+            t.qpB().postWrite(1, s, 0, size, d.address(), d.rkey());
+            for (int i = 0; i < 1000 && dst.get(ValueLayout.JAVA_BYTE, 8192) == 0; i++) {
+                t.b.agent().doWork();
+                t.a.agent().doWork();
+            }
+            assertThat(f.runFrames()).as("the message's run had begun").isPositive();
+            d.deregister();
+            assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+            assertThat(t.next(t.cqA).status()).isEqualTo(CompletionStatus.REMOTE_ACCESS_ERROR);
+            long landed = 0;
+            while (landed < size && dst.get(ValueLayout.JAVA_BYTE, landed) != 0) {
+                landed++;
+            }
+            assertThat(landed).as("bytes placed before the region went").isPositive().isLessThan(size);
+            assertThat(dst.asSlice(landed).mismatch(arena.allocate(size - landed))).isEqualTo(-1);
+        }
+    }
+}
