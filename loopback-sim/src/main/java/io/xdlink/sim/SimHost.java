@@ -29,7 +29,7 @@ public final class SimHost {
     private final HostSpec spec;
     private final SimPort[] ports;
     private final SimDmaMemory dma;
-    private final HostFabric view;
+    private final SimulatedHostFabric view;
     private volatile List<PeerInfo> peers = List.of();
     private volatile boolean up = true;
     private XdomainHost xdomain;
@@ -44,7 +44,7 @@ public final class SimHost {
         }
         this.dma = new SimDmaMemory(spec.name(), spec.dma(), world::warn);
         this.xdomain = boot();
-        this.view = new HostFabric(world, this);
+        this.view = new SimulatedHostFabric(world, this);
     }
 
     /**
@@ -81,7 +81,7 @@ public final class SimHost {
         return view;
     }
 
-    HostFabric view() {
+    SimulatedHostFabric view() {
         return view;
     }
 

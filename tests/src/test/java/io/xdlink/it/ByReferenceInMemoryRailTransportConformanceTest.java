@@ -1,7 +1,7 @@
 package io.xdlink.it;
 
 import io.xdlink.rails.RailInfo;
-import io.xdlink.rails.inmemory.FaultPlan;
+import io.xdlink.rails.inmemory.RailFaultPlan;
 import io.xdlink.rails.inmemory.InMemoryRailPair;
 
 /**
@@ -12,6 +12,6 @@ class ByReferenceInMemoryRailTransportConformanceTest extends InMemoryRailTransp
 
     @Override
     protected InMemoryRailPair pair(RailInfo info) {
-        return InMemoryRailPair.createByReference(info, 256, FaultPlan.NONE);
+        return InMemoryRailPair.createByReference(info, 256, RailFaultPlan.NONE);
     }
 }

@@ -1,7 +1,7 @@
 package io.xdlink.it;
 
 import io.xdlink.rails.RailInfo;
-import io.xdlink.rails.inmemory.FaultPlan;
+import io.xdlink.rails.inmemory.RailFaultPlan;
 import io.xdlink.rails.inmemory.InMemoryRailPair;
 import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
@@ -16,7 +16,7 @@ class LossyInMemoryRailTransportConformanceTest extends RailTransportConformance
     @Override
     protected Ends open() {
         InMemoryRailPair pair = InMemoryRailPair.create(new RailInfo("lossy" + cables, "cable" + cables++,
-                LinkState.of(Generation.GEN3, 1), true), 256, new FaultPlan(0.01, 0.01, 0.01, 0.01, seed + cables));
+                LinkState.of(Generation.GEN3, 1), true), 256, new RailFaultPlan(0.01, 0.01, 0.01, 0.01, seed + cables));
         return new Ends(closeLater(pair.a()), closeLater(pair.b()));
     }
 

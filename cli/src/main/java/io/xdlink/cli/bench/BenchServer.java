@@ -103,7 +103,7 @@ final class BenchServer extends BenchSide {
         boolean warm = !s.warmUp();
         for (long size : s.sizes()) {
             dev.away(() -> rv.barrier("size " + size));
-            Responder responder = Responder.startFor(ep, s, size,
+            BenchResponder responder = BenchResponder.startFor(ep, s, size,
                     warm || s.test().isBandwidth() ? 0 : LatencyRun.warmUpRounds(s, size));
             warm = true;
             // A responder runs the engine while it answers; without one (write_bw) the standby does. The client's

@@ -108,7 +108,7 @@ abstract class BenchSide {
 
     /** The completion-queue size that can never overflow for this run. */
     protected static int cqCapacity(BenchSettings s) {
-        return s.qps() * (s.txDepth() + Responder.RX_DEPTH) + 64;
+        return s.qps() * (s.txDepth() + BenchResponder.RX_DEPTH) + 64;
     }
 
     protected void banner(BenchSettings s, BenchEndpoint ep, UUID peer) {

@@ -6,20 +6,20 @@ import java.util.List;
 /**
  * A pool's control frames waiting for a rail with control credit, sent in the order they were queued on the pool's
  * control rail (the lowest-numbered rail up with control credit). A NAK or a DISCONNECT waits while an ACK is owed
- * ({@link ControlFrame#waitsForAck()}), and a DISCONNECT goes on the rail the last ACK went on, behind it, unless
+ * ({@link QueuedControl#waitsForAck()}), and a DISCONNECT goes on the rail the last ACK went on, behind it, unless
  * that rail is gone. Engine thread only.
  */
 final class ControlOutbox {
-    private final ArrayDeque<ControlFrame> queue = new ArrayDeque<>();
+    private final ArrayDeque<QueuedControl> queue = new ArrayDeque<>();
     private final EngineCounters counters;
 
     ControlOutbox(EngineCounters counters) {
         this.counters = counters;
     }
 
-    void add(ControlFrame frame) {
+    void add(QueuedControl frame) {
         queue.add(frame);
-        if (frame instanceof ControlFrame.Nak) {
+        if (frame instanceof QueuedControl.Nak) {
             counters.nakFramesQueued++;
         }
     }
@@ -36,7 +36,7 @@ final class ControlOutbox {
     /**
      * Sends what may go now, in order, stopping at the first that may not.
      *
-     * @param ackOwed   an ACK is owed: a frame that {@link ControlFrame#waitsForAck() waits for it} waits
+     * @param ackOwed   an ACK is owed: a frame that {@link QueuedControl#waitsForAck() waits for it} waits
      * @param ackVia    the rail the last ACK went on, or null
      * @param pool      the pool whose frames these are (the ACK's rail counts only while it is still the pool's)
      * @param up        the pool's rails that are up, lowest-numbered first
@@ -45,12 +45,12 @@ final class ControlOutbox {
     int send(FrameOut out, long now, boolean ackOwed, Rail ackVia, PeerPool pool, List<Rail> up) {
         int work = 0;
         while (!queue.isEmpty()) {
-            ControlFrame c = queue.peek();
+            QueuedControl c = queue.peek();
             if (ackOwed && c.waitsForAck()) {
                 break; // the ACK goes first: the NAK or disconnect waits for it to be sent
             }
             Rail r;
-            if (c instanceof ControlFrame.Disconnect) {
+            if (c instanceof QueuedControl.Disconnect) {
                 // Behind the last ACK on its rail (frames on one rail arrive in order), unless that rail is gone.
                 r = ackVia != null && ackVia.isUp() && ackVia.pool == pool ? ackVia : controlRail(up);
                 if (r == null || !r.canSendControl()) {
@@ -66,7 +66,7 @@ final class ControlOutbox {
             if (!r.sendControl(out, now)) {
                 break;
             }
-            if (c instanceof ControlFrame.Nak) {
+            if (c instanceof QueuedControl.Nak) {
                 counters.nakFramesSent++;
             }
             queue.poll();

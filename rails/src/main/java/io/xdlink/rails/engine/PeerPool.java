@@ -268,26 +268,26 @@ final class PeerPool {
         // As with a disconnect: what this side completed before the refused message goes first, or the peer would
         // flush requests whose bytes had in fact arrived (their ACK may be waiting for the next duty cycle).
         acks.dueBeforeControl();
-        outbox.add(new ControlFrame.Nak(peerQpn, msn, reason));
+        outbox.add(new QueuedControl.Nak(peerQpn, msn, reason));
     }
 
     void connectRequest(long connId, int listener, int srcQpn, int maxMessages, int psnWindow) {
-        outbox.add(new ControlFrame.ConnectRequest(connId, listener, srcQpn, maxMessages, psnWindow));
+        outbox.add(new QueuedControl.ConnectRequest(connId, listener, srcQpn, maxMessages, psnWindow));
     }
 
     void connectReply(long connId, int dstQpn, int srcQpn, int maxMessages, int psnWindow) {
-        outbox.add(new ControlFrame.ConnectReply(connId, dstQpn, srcQpn, maxMessages, psnWindow));
+        outbox.add(new QueuedControl.ConnectReply(connId, dstQpn, srcQpn, maxMessages, psnWindow));
     }
 
     void connectReject(long connId, RejectReason reason) {
-        outbox.add(new ControlFrame.ConnectReject(connId, reason));
+        outbox.add(new QueuedControl.ConnectReject(connId, reason));
     }
 
     void disconnect(int dstQpn, int srcQpn) {
         // What this side completed must reach the peer before the news that the queue pair is gone, or the peer
         // would flush requests whose bytes had in fact arrived.
         acks.dueBeforeControl();
-        outbox.add(new ControlFrame.Disconnect(dstQpn, srcQpn));
+        outbox.add(new QueuedControl.Disconnect(dstQpn, srcQpn));
     }
 
     /** Sends the coalesced ACK when due, then queued control frames (on the same rail, so in that order). */

@@ -9,7 +9,7 @@
  * estimate, send credit and unsequenced budget in classes of their own, and reports to the engine only through
  * {@code RailEvents} ({@code RailLifecycle}); calls run one way, from the engine down. A pool of rails per peer
  * ({@code PeerPool}) schedules data over them, with stripe planning ({@code StripePlanner}, {@code Striper}), a
- * control outbox of sealed control frames ({@code ControlOutbox}, {@code ControlFrame}) and the coalesced
+ * control outbox of sealed control frames ({@code ControlOutbox}, {@code QueuedControl}) and the coalesced
  * acknowledgement ({@code AckCoalescer}) each apart; each queue pair ({@link QpCore}, the engine's side of a
  * {@link io.xdlink.rails.verbs.QueuePair}) has its sending and receiving halves ({@code QpSender},
  * {@code QpReceiver}). Connections are set up over the rails themselves ({@code ConnectionManager}) and remote keys

@@ -28,7 +28,7 @@ public final class InMemoryRailPair {
     }
 
     /** A rail with faults; {@code info} must say it is lossy when the plan has any. */
-    public static InMemoryRailPair create(RailInfo info, int ringFrames, FaultPlan faults) {
+    public static InMemoryRailPair create(RailInfo info, int ringFrames, RailFaultPlan faults) {
         InMemoryRailPair p = new InMemoryRailPair(info, info, ringFrames, false);
         p.faults(faults);
         return p;
@@ -39,7 +39,7 @@ public final class InMemoryRailPair {
      * the receiver reads them straight from the sender's registered memory, as a shared-memory or DMA path
      * would, so a frame's payload is copied once, into its target.
      */
-    public static InMemoryRailPair createByReference(RailInfo info, int ringFrames, FaultPlan faults) {
+    public static InMemoryRailPair createByReference(RailInfo info, int ringFrames, RailFaultPlan faults) {
         InMemoryRailPair p = new InMemoryRailPair(info, info, ringFrames, true);
         p.faults(faults);
         return p;
@@ -60,7 +60,7 @@ public final class InMemoryRailPair {
     }
 
     /** Replaces the fault plan of both directions (each draws from its own stream of the plan's seed). */
-    public void faults(FaultPlan plan) {
+    public void faults(RailFaultPlan plan) {
         if (plan.any() && !(a.info().lossy() && b.info().lossy())) {
             throw new IllegalArgumentException("faults need a rail whose RailInfo says lossy: " + a.info());
         }

@@ -14,7 +14,7 @@ import java.lang.foreign.Arena;
  * receive ring, whose size stands in for a USB4 receive ring: an offer into a full ring is refused and counted.
  * A pair made to carry payloads by reference keeps a data frame's payload where the sender has it and hands the
  * receiver the head and that payload, so no payload byte is copied until the receiver places it. Faults are drawn
- * at the sending end from the pair's {@link FaultPlan}. Each end belongs to one thread at a time, the two ends to
+ * at the sending end from the pair's {@link RailFaultPlan}. Each end belongs to one thread at a time, the two ends to
  * any two threads.
  */
 public final class InMemoryRailTransport implements RailTransport {
@@ -48,7 +48,7 @@ public final class InMemoryRailTransport implements RailTransport {
     private long blackholed;
 
     /** The fault plan with its generator, swapped as one so the sending thread always sees a matching pair. */
-    private record Faults(FaultPlan plan, SplittableRandom random) {
+    private record Faults(RailFaultPlan plan, SplittableRandom random) {
     }
 
     InMemoryRailTransport(InMemoryRailPair pair, RailInfo info, FrameRing out, FrameRing in, boolean byReference) {
@@ -57,10 +57,10 @@ public final class InMemoryRailTransport implements RailTransport {
         this.out = out;
         this.in = in;
         this.byReference = byReference;
-        this.faults = new Faults(FaultPlan.NONE, new SplittableRandom(0));
+        this.faults = new Faults(RailFaultPlan.NONE, new SplittableRandom(0));
     }
 
-    void faults(FaultPlan plan, long stream) {
+    void faults(RailFaultPlan plan, long stream) {
         this.faults = new Faults(plan, new SplittableRandom(plan.seed() * 0x9E3779B97F4A7C15L + stream));
     }
 
@@ -129,7 +129,7 @@ public final class InMemoryRailTransport implements RailTransport {
         }
         offered++;
         Faults f = faults;
-        FaultPlan plan = f.plan();
+        RailFaultPlan plan = f.plan();
         if (!plan.any()) {
             writer.write(out.nextSlot(0), 0);
             publish(headLength, payload, payloadOffset, payloadLength);

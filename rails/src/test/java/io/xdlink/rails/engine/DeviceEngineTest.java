@@ -1,7 +1,7 @@
 package io.xdlink.rails.engine;
 
 import io.xdlink.rails.RailsSettings;
-import io.xdlink.rails.inmemory.FaultPlan;
+import io.xdlink.rails.inmemory.RailFaultPlan;
 import io.xdlink.rails.testing.Seeds;
 import io.xdlink.rails.verbs.Device;
 import io.xdlink.rails.verbs.DeviceStats;
@@ -47,7 +47,7 @@ class DeviceEngineTest {
         try (TwoDevices t = new TwoDevices(List.of("c0", "c0", "c1", "c1"), LinkState.of(Generation.GEN3, 2), true,
                 RailsSettings.of("qp_max_recv_wr", "1024", "rail_timeout_ms", "20"), 1024, seed, byReference)
                 .connect()) {
-            t.faults(new FaultPlan(loss, 0.01, 0.01, 0.005, seed));
+            t.faults(new RailFaultPlan(loss, 0.01, 0.01, 0.005, seed));
             long[] sizes = sizes(seed);
             long bytes;
             try (MessageStream s = new MessageStream(t, sizes.length, i -> sizes[i], 32 << 20, 64 << 20, seed)) {
@@ -57,7 +57,7 @@ class DeviceEngineTest {
                 t.pairs.get(2).blackhole(false);
                 bytes = s.run(Long.MAX_VALUE / 4);
             }
-            t.faults(FaultPlan.NONE);
+            t.faults(RailFaultPlan.NONE);
             t.settle(2_000_000_000L);
             System.out.printf("%s: %d messages, %d bytes, %.3f s virtual%n", name, sizes.length, bytes,
                     t.clock.nanoTime() / 1e9);

@@ -101,7 +101,7 @@ public final class EngineThroughput {
         for (int i = 0; i < rails; i++) {
             RailInfo info = new RailInfo("m" + i, "c" + i, LinkState.of(Generation.GEN4, 2), false);
             InMemoryRailPair p = Boolean.getBoolean("byReference")
-                    ? InMemoryRailPair.createByReference(info, 1024, io.xdlink.rails.inmemory.FaultPlan.NONE)
+                    ? InMemoryRailPair.createByReference(info, 1024, io.xdlink.rails.inmemory.RailFaultPlan.NONE)
                     : InMemoryRailPair.create(info, 1024);
             as.add(p.a());
             bs.add(p.b());

@@ -238,7 +238,7 @@ class PeerPoolTest {
         VirtualTimeDriver driver = new VirtualTimeDriver(clock);
         RailInfo info = new RailInfo("r0", "c", LinkState.of(Generation.GEN3, 2), false);
         InMemoryRailPair pair = byReference ? InMemoryRailPair.createByReference(info, s.railWindowFrames(),
-                io.xdlink.rails.inmemory.FaultPlan.NONE) : InMemoryRailPair.create(info, s.railWindowFrames());
+                io.xdlink.rails.inmemory.RailFaultPlan.NONE) : InMemoryRailPair.create(info, s.railWindowFrames());
         Recorder rail = new Recorder(pair.b());
         Device a = Device.open(DeviceConfig.builder().id(new UUID(4, 1)).settings(s).clock(clock).invoker().seed(1)
                 .build(), List.of(pair.a()));

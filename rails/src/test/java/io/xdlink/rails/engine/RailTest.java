@@ -2,7 +2,7 @@ package io.xdlink.rails.engine;
 
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailsSettings;
-import io.xdlink.rails.inmemory.FaultPlan;
+import io.xdlink.rails.inmemory.RailFaultPlan;
 import io.xdlink.rails.inmemory.InMemoryRailPair;
 import io.xdlink.rails.testing.Seeds;
 import io.xdlink.rails.verbs.Access;
@@ -33,7 +33,7 @@ class RailTest {
         try (TwoDevices t = new TwoDevices(List.of("c0", "c1"), LinkState.of(Generation.GEN3, 2), lossy, s, 64, seed)
                 .connect(); Arena arena = Arena.ofShared()) {
             if (lossy) {
-                t.faults(new FaultPlan(0.03, 0, 0, 0.01, seed));
+                t.faults(new RailFaultPlan(0.03, 0, 0, 0.01, seed));
             }
             MemorySegment srcA = arena.allocate(4 << 20);
             MemorySegment srcB = arena.allocate(4 << 20);
@@ -67,7 +67,7 @@ class RailTest {
             }
             assertThat(t.a.stats().ackFramesSent()).isPositive();
             assertThat(t.b.stats().ackFramesSent()).isPositive();
-            t.faults(FaultPlan.NONE);
+            t.faults(RailFaultPlan.NONE);
             t.settle(1_000_000_000L);
             for (Device d : List.of(t.a, t.b)) {
                 assertThat(d.stats().rails()).allSatisfy(r -> assertThat(r.credits()).isEqualTo(r.window()));
@@ -93,11 +93,11 @@ class RailTest {
             MemoryRegion s = t.pdB.register(src);
             MemoryRegion d = t.pdA.register(arena.allocate(40_000), Access.REMOTE_WRITE);
             // Everything of this write is lost: its frames, and with them the credit they took.
-            t.pairs.get(0).faults(FaultPlan.loss(1.0, 3));
+            t.pairs.get(0).faults(RailFaultPlan.loss(1.0, 3));
             t.qpB().postWrite(1, s, 0, 40_000, d.address(), d.rkey());
             t.settle(1_000_000);
             assertThat(t.b.stats().rails().get(0).credits()).isLessThan(1024);
-            t.pairs.get(0).faults(FaultPlan.NONE);
+            t.pairs.get(0).faults(RailFaultPlan.NONE);
             assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
             t.settle(1_000_000_000L);
             assertThat(t.b.stats().rails().get(0).credits()).isEqualTo(1024);

@@ -4,7 +4,7 @@ import io.xdlink.rails.ForwardingRailTransport;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
-import io.xdlink.rails.inmemory.FaultPlan;
+import io.xdlink.rails.inmemory.RailFaultPlan;
 import io.xdlink.rails.inmemory.InMemoryRailPair;
 import io.xdlink.rails.verbs.Access;
 import io.xdlink.rails.verbs.Completion;
@@ -56,13 +56,13 @@ class ReceiveRunTest {
         }
     }
 
-    private static Fixture fixture(int rails, boolean intact, FaultPlan faults) throws Exception {
+    private static Fixture fixture(int rails, boolean intact, RailFaultPlan faults) throws Exception {
         List<InMemoryRailPair> pairs = new ArrayList<>();
         List<RailTransport> ends = new ArrayList<>();
         List<RailTransport> others = new ArrayList<>();
         for (int i = 0; i < rails; i++) {
             RailInfo info = new RailInfo("mem" + i, "cable" + i, LinkState.of(Generation.GEN3, 2),
-                    faults != FaultPlan.NONE);
+                    faults != RailFaultPlan.NONE);
             InMemoryRailPair p = InMemoryRailPair.createByReference(info, 256, faults.withSeed(faults.seed() + i));
             pairs.add(p);
             ends.add(intact ? new Intact(p.a()) : p.a());
@@ -84,7 +84,7 @@ class ReceiveRunTest {
     @Test
     void aWriteOverAnIntactRailTakesTheShortWayAndLandsByteForByte() throws Exception {
         int size = 1 << 20;
-        try (Fixture f = fixture(1, true, FaultPlan.NONE); Arena arena = Arena.ofShared()) {
+        try (Fixture f = fixture(1, true, RailFaultPlan.NONE); Arena arena = Arena.ofShared()) {
             TwoDevices t = f.t();
             MemorySegment src = random(arena, size, SEED);
             MemorySegment dst = arena.allocate(size + 8192);
@@ -107,7 +107,7 @@ class ReceiveRunTest {
     /** Four WRITEs in a row, then the rails' and devices' books as the receiving side kept them. */
     private static List<Object> booksAfterWrites(boolean intact) throws Exception {
         int size = 700_000;
-        try (Fixture f = fixture(1, intact, FaultPlan.NONE); Arena arena = Arena.ofShared()) {
+        try (Fixture f = fixture(1, intact, RailFaultPlan.NONE); Arena arena = Arena.ofShared()) {
             TwoDevices t = f.t();
             MemorySegment src = random(arena, size, SEED + 9);
             MemorySegment dst = arena.allocate(size);
@@ -146,7 +146,7 @@ class ReceiveRunTest {
     @Test
     void aRailThatMayDamageFramesKeepsEveryFrameOnTheFullWay() throws Exception {
         int size = 256 << 10;
-        try (Fixture f = fixture(1, false, FaultPlan.NONE); Arena arena = Arena.ofShared()) {
+        try (Fixture f = fixture(1, false, RailFaultPlan.NONE); Arena arena = Arena.ofShared()) {
             TwoDevices t = f.t();
             MemorySegment src = random(arena, size, SEED + 1);
             MemorySegment dst = arena.allocate(size);
@@ -163,7 +163,7 @@ class ReceiveRunTest {
     void writesOfTwoQueuePairsInterleavedLandEachInItsOwnPlace() throws Exception {
         int size = 300_000;
         int messages = 6;
-        try (Fixture f = fixture(1, true, FaultPlan.NONE); Arena arena = Arena.ofShared()) {
+        try (Fixture f = fixture(1, true, RailFaultPlan.NONE); Arena arena = Arena.ofShared()) {
             TwoDevices t = f.t();
             TwoDevices.Connected second = TwoDevices.connect(t.driver, t.a, t.b);
             MemorySegment src1 = random(arena, size * messages, SEED + 2);
@@ -204,7 +204,7 @@ class ReceiveRunTest {
     void lostReorderedAndDuplicatedFramesCutRunsAndEveryByteLandsOnce() throws Exception {
         int size = 200_000;
         int messages = 8;
-        FaultPlan faults = new FaultPlan(0.01, 0.02, 0.01, 0, SEED);
+        RailFaultPlan faults = new RailFaultPlan(0.01, 0.02, 0.01, 0, SEED);
         try (Fixture f = fixture(2, true, faults); Arena arena = Arena.ofShared()) {
             TwoDevices t = f.t();
             MemorySegment src = random(arena, size * messages, SEED + 4);
@@ -230,7 +230,7 @@ class ReceiveRunTest {
     @Test
     void aRegionDeregisteredWhileARunArrivesTakesNoMoreOfIt() throws Exception {
         int size = 4 << 20;
-        try (Fixture f = fixture(1, true, FaultPlan.NONE); Arena arena = Arena.ofShared()) {
+        try (Fixture f = fixture(1, true, RailFaultPlan.NONE); Arena arena = Arena.ofShared()) {
             TwoDevices t = f.t();
             MemorySegment src = arena.allocate(size);
             src.fill((byte) 0x5A);

@@ -83,7 +83,7 @@ class InMemoryRailTransportTest {
         long seed = Seeds.seed("InMemoryRailTransportTest.faults");
         List<List<Integer>> runs = new ArrayList<>();
         for (int run = 0; run < 2; run++) {
-            InMemoryRailPair p = InMemoryRailPair.create(LOSSY, 64, new FaultPlan(0.1, 0.1, 0.1, 0, seed));
+            InMemoryRailPair p = InMemoryRailPair.create(LOSSY, 64, new RailFaultPlan(0.1, 0.1, 0.1, 0, seed));
             List<Integer> got = new ArrayList<>();
             for (int i = 0; i < 20_000; i++) {
                 p.a().offer(frame(i));
@@ -112,7 +112,7 @@ class InMemoryRailTransportTest {
         // frame's turn often comes with no room for it, and it must still go before a fourth frame.
         for (long seed = 0; seed < 40; seed++) {
             for (int ring = 1; ring <= 4; ring++) {
-                InMemoryRailPair p = InMemoryRailPair.create(LOSSY, ring, new FaultPlan(0, 1.0, 0, 0, seed));
+                InMemoryRailPair p = InMemoryRailPair.create(LOSSY, ring, new RailFaultPlan(0, 1.0, 0, 0, seed));
                 List<Integer> got = new ArrayList<>();
                 for (int i = 0; i < 40; i++) {
                     while (!p.a().offer(frame(i))) {
@@ -136,7 +136,7 @@ class InMemoryRailTransportTest {
 
     @Test
     void corruptionFlipsExactlyOneBit() {
-        InMemoryRailPair p = InMemoryRailPair.create(LOSSY, 16, new FaultPlan(0, 0, 0, 1.0, 7));
+        InMemoryRailPair p = InMemoryRailPair.create(LOSSY, 16, new RailFaultPlan(0, 0, 0, 1.0, 7));
         byte[] zeros = new byte[64];
         p.a().offer(MemorySegment.ofArray(zeros));
         int[] bits = new int[1];
@@ -150,7 +150,7 @@ class InMemoryRailTransportTest {
 
     @Test
     void aRailThatCarriesPayloadsByReferenceDeliversTheSendersOwnMemory() {
-        InMemoryRailPair p = InMemoryRailPair.createByReference(LOSSLESS, 4, FaultPlan.NONE);
+        InMemoryRailPair p = InMemoryRailPair.createByReference(LOSSLESS, 4, RailFaultPlan.NONE);
         MemorySegment source = MemorySegment.ofArray(new byte[] {1, 2, 3, 4});
         RailTransport.FrameRun nines = RailTransport.FrameRun.of((b, o) -> b.asSlice(o, 6).fill((byte) 9), 1, 2);
         assertThat(p.a().offerRun(6, nines, source, 1)).isEqualTo(1);
@@ -187,7 +187,7 @@ class InMemoryRailTransportTest {
 
     @Test
     void corruptingAFrameCarriedByReferenceNeverTouchesTheSendersMemory() {
-        InMemoryRailPair p = InMemoryRailPair.createByReference(LOSSY, 4, new FaultPlan(0, 0, 0, 1.0, 3));
+        InMemoryRailPair p = InMemoryRailPair.createByReference(LOSSY, 4, new RailFaultPlan(0, 0, 0, 1.0, 3));
         byte[] src = new byte[64];
         MemorySegment source = MemorySegment.ofArray(src);
         p.a().offerRun(8, RailTransport.FrameRun.of((b, o) -> b.asSlice(o, 8).fill((byte) 0), 0, 64), source, 1);
@@ -203,8 +203,8 @@ class InMemoryRailTransportTest {
 
     @Test
     void faultsNeedALossyRail() {
-        assertThatThrownBy(() -> InMemoryRailPair.create(LOSSLESS, 4, FaultPlan.loss(0.1, 1)))
+        assertThatThrownBy(() -> InMemoryRailPair.create(LOSSLESS, 4, RailFaultPlan.loss(0.1, 1)))
                 .hasMessageContaining("lossy");
-        assertThatThrownBy(() -> new FaultPlan(1.5, 0, 0, 0, 1)).hasMessageContaining("loss");
+        assertThatThrownBy(() -> new RailFaultPlan(1.5, 0, 0, 0, 1)).hasMessageContaining("loss");
     }
 }

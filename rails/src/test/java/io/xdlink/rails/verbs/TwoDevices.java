@@ -3,7 +3,7 @@ package io.xdlink.rails.verbs;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.agent.VirtualTimeDriver;
-import io.xdlink.rails.inmemory.FaultPlan;
+import io.xdlink.rails.inmemory.RailFaultPlan;
 import io.xdlink.rails.inmemory.InMemoryRailPair;
 import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
@@ -59,7 +59,7 @@ public final class TwoDevices implements AutoCloseable {
         for (int i = 0; i < links.size(); i++) {
             RailInfo info = new RailInfo("mem" + i, links.get(i), state, lossy);
             made.add(byReference
-                    ? InMemoryRailPair.createByReference(info, ringFrames, io.xdlink.rails.inmemory.FaultPlan.NONE)
+                    ? InMemoryRailPair.createByReference(info, ringFrames, io.xdlink.rails.inmemory.RailFaultPlan.NONE)
                     : InMemoryRailPair.create(info, ringFrames));
         }
         return made;
@@ -87,7 +87,7 @@ public final class TwoDevices implements AutoCloseable {
         return new TwoDevices(links, LinkState.of(Generation.GEN3, 2), false, RailsSettings.defaults(), 1024, 42);
     }
 
-    public void faults(FaultPlan plan) {
+    public void faults(RailFaultPlan plan) {
         for (int i = 0; i < pairs.size(); i++) {
             pairs.get(i).faults(plan.withSeed(plan.seed() + 31L * i));
         }

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * send_bw it keeps receives posted (perftest's RX depth) and reposts each as it completes; for the latency tests it
  * answers every ping. {@link #stop} ends it; a failure is kept for {@link #join}.
  */
-final class Responder implements Runnable {
+final class BenchResponder implements Runnable {
     /** Receives kept posted per queue pair for send_bw, as perftest's default RX depth for SEND (512) allows. */
     static final int RX_DEPTH = 512;
 
@@ -22,7 +22,7 @@ final class Responder implements Runnable {
     private volatile boolean stop;
     private Thread thread;
 
-    Responder(BenchEndpoint ep, BenchSettings s, long size, long warmUp) {
+    BenchResponder(BenchEndpoint ep, BenchSettings s, long size, long warmUp) {
         this.ep = ep;
         this.s = s;
         this.size = size;
@@ -33,11 +33,11 @@ final class Responder implements Runnable {
      * Starts the responder if this test needs one; returns null when the server only waits (write_bw). A latency
      * test's responder answers {@code warmUp} unmeasured pings first.
      */
-    static Responder startFor(BenchEndpoint ep, BenchSettings s, long size, long warmUp) {
+    static BenchResponder startFor(BenchEndpoint ep, BenchSettings s, long size, long warmUp) {
         if (s.test() == BenchTest.WRITE_BW) {
             return null;
         }
-        Responder r = new Responder(ep, s, size, warmUp);
+        BenchResponder r = new BenchResponder(ep, s, size, warmUp);
         r.thread = Thread.ofPlatform().name("xdlink-bench-responder").daemon().start(r);
         return r;
     }

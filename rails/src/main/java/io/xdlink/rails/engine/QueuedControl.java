@@ -9,30 +9,30 @@ import io.xdlink.rails.frame.RejectReason;
  * the fields its frame carries by name. The ACK is not one of them: it is coalesced, never queued
  * ({@link AckCoalescer}).
  */
-sealed interface ControlFrame {
+sealed interface QueuedControl {
 
     /** The peer refused message {@code msn} of its queue pair {@code peerQpn}. */
-    record Nak(int peerQpn, int msn, NakReason reason) implements ControlFrame {
+    record Nak(int peerQpn, int msn, NakReason reason) implements QueuedControl {
     }
 
     /** Queue pair {@code srcQpn} asks the peer's listener {@code listener} for a connection. */
     record ConnectRequest(long connId, int listener, int srcQpn, int maxMessages, int psnWindow)
-            implements ControlFrame {
+            implements QueuedControl {
     }
 
     /** Queue pair {@code srcQpn} accepted the request of the peer's queue pair {@code dstQpn}. */
-    record ConnectReply(long connId, int dstQpn, int srcQpn, int maxMessages, int psnWindow) implements ControlFrame {
+    record ConnectReply(long connId, int dstQpn, int srcQpn, int maxMessages, int psnWindow) implements QueuedControl {
     }
 
     /** The request {@code connId} is refused. */
-    record ConnectReject(long connId, RejectReason reason) implements ControlFrame {
+    record ConnectReject(long connId, RejectReason reason) implements QueuedControl {
     }
 
     /**
      * Queue pair {@code srcQpn} is gone: the peer's {@code dstQpn} flushes. It follows the last ACK on that ACK's
      * rail (frames on one rail arrive in order), so it cannot overtake it.
      */
-    record Disconnect(int dstQpn, int srcQpn) implements ControlFrame {
+    record Disconnect(int dstQpn, int srcQpn) implements QueuedControl {
     }
 
     /**

@@ -11,12 +11,12 @@ package io.xdlink.rails.inmemory;
  * @param corrupt   probability one bit of a frame is flipped
  * @param seed      the generator's seed (each direction of a rail draws from its own stream)
  */
-public record FaultPlan(double loss, double reorder, double duplicate, double corrupt, long seed) {
+public record RailFaultPlan(double loss, double reorder, double duplicate, double corrupt, long seed) {
 
     /** A perfect rail. */
-    public static final FaultPlan NONE = new FaultPlan(0, 0, 0, 0, 0);
+    public static final RailFaultPlan NONE = new RailFaultPlan(0, 0, 0, 0, 0);
 
-    public FaultPlan {
+    public RailFaultPlan {
         check("loss", loss);
         check("reorder", reorder);
         check("duplicate", duplicate);
@@ -30,8 +30,8 @@ public record FaultPlan(double loss, double reorder, double duplicate, double co
     }
 
     /** Only losses. */
-    public static FaultPlan loss(double loss, long seed) {
-        return new FaultPlan(loss, 0, 0, 0, seed);
+    public static RailFaultPlan loss(double loss, long seed) {
+        return new RailFaultPlan(loss, 0, 0, 0, seed);
     }
 
     /** True when any fault can happen. */
@@ -39,7 +39,7 @@ public record FaultPlan(double loss, double reorder, double duplicate, double co
         return loss > 0 || reorder > 0 || duplicate > 0 || corrupt > 0;
     }
 
-    public FaultPlan withSeed(long newSeed) {
-        return new FaultPlan(loss, reorder, duplicate, corrupt, newSeed);
+    public RailFaultPlan withSeed(long newSeed) {
+        return new RailFaultPlan(loss, reorder, duplicate, corrupt, newSeed);
     }
 }

@@ -16,13 +16,13 @@ import java.util.UUID;
  * negotiated, and control channels and rails to them. Closing the view closes everything opened through it; the
  * host and its cables stay.
  */
-final class HostFabric implements Fabric {
+final class SimulatedHostFabric implements Fabric {
     private final SimFabric world;
     private final SimHost host;
     private final List<AutoCloseable> opened = new ArrayList<>();
     private boolean closed;
 
-    HostFabric(SimFabric world, SimHost host) {
+    SimulatedHostFabric(SimFabric world, SimHost host) {
         this.world = world;
         this.host = host;
     }
@@ -86,7 +86,7 @@ final class HostFabric implements Fabric {
             CableLink.closeQuietly(resource);
             throw new IOException(host.name() + ": this fabric view is closed");
         }
-        opened.removeIf(HostFabric::finished);
+        opened.removeIf(SimulatedHostFabric::finished);
         opened.add(resource);
     }
 

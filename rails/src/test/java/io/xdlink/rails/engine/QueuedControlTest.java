@@ -14,10 +14,10 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Each kind of queued control frame lays its named fields into the frame's bytes where the peer reads them. */
-class ControlFrameTest {
+class QueuedControlTest {
 
     /** Writes {@code c} as a frame and reads it back the way a receiving engine does. */
-    private static FrameView sent(ControlFrame c) throws FrameException {
+    private static FrameView sent(QueuedControl c) throws FrameException {
         FrameOut out = new FrameOut();
         c.writeTo(out);
         out.epoch = 7;
@@ -30,14 +30,14 @@ class ControlFrameTest {
 
     @Test
     void aNakNamesTheQueuePairTheMessageAndTheReason() throws FrameException {
-        FrameView v = sent(new ControlFrame.Nak(0x1_0005, 0x7FFF_FFF0, NakReason.RECEIVER_NOT_READY));
+        FrameView v = sent(new QueuedControl.Nak(0x1_0005, 0x7FFF_FFF0, NakReason.RECEIVER_NOT_READY));
         assertThat(List.of(v.opcode(), v.nakQpn(), v.nakMsn(), v.nakReason(), v.epoch(), v.seq()))
                 .containsExactly(Opcode.NAK, 0x1_0005, 0x7FFF_FFF0, NakReason.RECEIVER_NOT_READY, 7, 1234);
     }
 
     @Test
     void aConnectRequestNamesTheListenerAndTheRequestersLimits() throws FrameException {
-        FrameView v = sent(new ControlFrame.ConnectRequest(0xDEAD_BEEF_0000_0001L, 42, 0x303, 64, 1024));
+        FrameView v = sent(new QueuedControl.ConnectRequest(0xDEAD_BEEF_0000_0001L, 42, 0x303, 64, 1024));
         assertThat(List.of(v.opcode(), v.connId(), v.connListener(), v.connSrcQpn(), v.connMaxMessages(),
                 v.connPsnWindow())).containsExactly(Opcode.CONNECT_REQUEST, 0xDEAD_BEEF_0000_0001L, 42, 0x303, 64,
                 1024);
@@ -45,41 +45,41 @@ class ControlFrameTest {
 
     @Test
     void aConnectReplyNamesTheRequesterAndTheAcceptor() throws FrameException {
-        FrameView v = sent(new ControlFrame.ConnectReply(-5L, 0x404, 0x505, 128, 2048));
+        FrameView v = sent(new QueuedControl.ConnectReply(-5L, 0x404, 0x505, 128, 2048));
         assertThat(List.of(v.opcode(), v.connId(), v.connDstQpn(), v.connSrcQpn(), v.connMaxMessages(),
                 v.connPsnWindow())).containsExactly(Opcode.CONNECT_REPLY, -5L, 0x404, 0x505, 128, 2048);
     }
 
     @Test
     void aConnectRejectCarriesTheRequestAndTheReason() throws FrameException {
-        FrameView v = sent(new ControlFrame.ConnectReject(77L, RejectReason.BACKLOG_FULL));
+        FrameView v = sent(new QueuedControl.ConnectReject(77L, RejectReason.BACKLOG_FULL));
         assertThat(List.of(v.opcode(), v.connId(), v.rejectReason()))
                 .containsExactly(Opcode.CONNECT_REJECT, 77L, RejectReason.BACKLOG_FULL);
     }
 
     @Test
     void aDisconnectNamesBothQueuePairs() throws FrameException {
-        FrameView v = sent(new ControlFrame.Disconnect(0x606, 0x707));
+        FrameView v = sent(new QueuedControl.Disconnect(0x606, 0x707));
         assertThat(List.of(v.opcode(), v.disconnectDstQpn(), v.disconnectSrcQpn()))
                 .containsExactly(Opcode.DISCONNECT, 0x606, 0x707);
     }
 
     @Test
     void onlyANakAndADisconnectWaitBehindAnOwedAck() {
-        assertThat(new ControlFrame.Nak(1, 1, NakReason.REMOTE_ACCESS).waitsForAck()).isTrue();
-        assertThat(new ControlFrame.Disconnect(1, 2).waitsForAck()).isTrue();
-        assertThat(new ControlFrame.ConnectRequest(1, 1, 1, 1, 16).waitsForAck()).isFalse();
-        assertThat(new ControlFrame.ConnectReply(1, 1, 1, 1, 16).waitsForAck()).isFalse();
-        assertThat(new ControlFrame.ConnectReject(1, RejectReason.NO_LISTENER).waitsForAck()).isFalse();
+        assertThat(new QueuedControl.Nak(1, 1, NakReason.REMOTE_ACCESS).waitsForAck()).isTrue();
+        assertThat(new QueuedControl.Disconnect(1, 2).waitsForAck()).isTrue();
+        assertThat(new QueuedControl.ConnectRequest(1, 1, 1, 1, 16).waitsForAck()).isFalse();
+        assertThat(new QueuedControl.ConnectReply(1, 1, 1, 1, 16).waitsForAck()).isFalse();
+        assertThat(new QueuedControl.ConnectReject(1, RejectReason.NO_LISTENER).waitsForAck()).isFalse();
     }
 
     @Test
     void theOutboxCountsNaksAsTheyAreQueued() {
         EngineCounters counters = new EngineCounters();
         ControlOutbox box = new ControlOutbox(counters);
-        box.add(new ControlFrame.Nak(3, 9, NakReason.INVALID_REQUEST));
-        box.add(new ControlFrame.Disconnect(3, 4));
-        box.add(new ControlFrame.Nak(3, 10, NakReason.INVALID_REQUEST));
+        box.add(new QueuedControl.Nak(3, 9, NakReason.INVALID_REQUEST));
+        box.add(new QueuedControl.Disconnect(3, 4));
+        box.add(new QueuedControl.Nak(3, 10, NakReason.INVALID_REQUEST));
         assertThat(box.size()).isEqualTo(3);
         assertThat(counters.nakFramesQueued).isEqualTo(2);
         // No rail is up: nothing goes, nothing is lost, and no NAK counts as sent.
