@@ -125,17 +125,19 @@ class EngineTurnTest {
                 LockSupport.parkNanos(1_000_000);
             }
         };
+        // Set before the standby starts: its very first cycle holds the turn, since after one that did not it would
+        // idle until stopped.
+        agent.inside = () -> {
+            agent.inside = () -> { };
+            holding.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
         EngineTurn t = new EngineTurn(agent, sleepsUntilStopped, System::nanoTime, false);
         try {
-            agent.inside = () -> {
-                agent.inside = () -> { };
-                holding.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            };
             assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue(); // the standby holds the turn now
             int before = agent.cycles.get();
             t.step(); // a post's step: the turn is taken, so it marks it and returns

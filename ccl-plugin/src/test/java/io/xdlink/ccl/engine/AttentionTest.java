@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -213,7 +214,7 @@ class AttentionTest {
                 return "stand-in";
             }
         };
-        try (EngineTurn polls = new EngineTurn(idle, w -> Thread.onSpinWait(), System::nanoTime, true)) {
+        try (EngineTurn polls = new EngineTurn(idle, w -> LockSupport.parkNanos(1_000_000), System::nanoTime, true)) {
             send = wire.sendEnd(false, polls);
             recv = wire.recvEnd(false, polls);
             MemorySegment dst = arena.allocate(64, 64);
