@@ -78,9 +78,23 @@ public final class CclParams implements ParamProvider {
                     + "off, a comm with nothing new is answered natively and the standby thread reads the rails")
             .build();
 
+    /*
+     * Off by default, a trade measured with tests/src/test/c/netbench-lab.sh (one unshaped cable, 2 cores, load average
+     * 2.1-4.3, 5 rounds in turns with 0): with 200 us the 8-byte round trip's median was 48-67 us (median 61) against
+     * 67-102 (91), 64 KiB and 8 MiB moved within the noise (medians 5.3 and 12.1 Gb/s against 5.3 and 12.2), but
+     * 1 MiB fell to 9.0-14.8 Gb/s (median 10.5) against 9.6-17.7 (15.6): while the host's thread is away between
+     * calls, a standby that reads too keeps the socket drained. A host of small, latency-bound collectives may set it.
+     */
+    public static final ParamSpec<Long> STANDBY_PAUSE = ParamSpec.builder("ccl_standby_pause_us",
+                    new ParamType.Int(0, 100_000, true))
+            .defaultValue(0L).unit("us")
+            .description("With ccl_host_polls, while the host's calls keep running the rails engine, the standby "
+                    + "thread pauses this long at a time instead of waiting on the rails' sockets; 0: it never does")
+            .build();
+
     private static final long MIN_PARK_NANOS = 1_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
-    private static final List<ParamSpec<?>> ALL = List.of(IDLE_SPINS, IDLE_YIELDS, DRAIN_ON_PROGRESS, ENGINE, HOST_POLLS);
+    private static final List<ParamSpec<?>> ALL = List.of(IDLE_SPINS, IDLE_YIELDS, DRAIN_ON_PROGRESS, ENGINE, HOST_POLLS, STANDBY_PAUSE);
 
     /**
      * The idle strategy of the plugin's device threads: a backoff with these counts, parking from 1 us to 1 ms as

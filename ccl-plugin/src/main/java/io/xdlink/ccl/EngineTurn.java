@@ -4,6 +4,7 @@ import io.xdlink.rails.Agent;
 import io.xdlink.rails.IdleStrategy;
 import io.xdlink.rails.agent.ThreadJoin;
 
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
@@ -25,7 +26,11 @@ import java.util.function.LongSupplier;
  * <p>{@link #hostPolls} says whether the host's calls should step the engine even on a comm with nothing new
  * ({@code ccl_host_polls}): the ends then keep their attention driven, so the native mirror sends every
  * {@code test()} and isend into Java, where it runs a duty cycle and reads the rails, as a socket transport's
- * {@code test()} reads its socket.
+ * {@code test()} reads its socket. With {@code ccl_standby_pause_us} the standby thread steps aside while such calls
+ * keep coming: it pauses that long at a time instead of sleeping on the rails, where every frame that arrives wakes it
+ * to compete with the host's own thread for the turn and for a processor. That shortens a round trip and costs
+ * streams of mid-sized messages, which the standby's reading keeps flowing while the host is between calls (see
+ * {@link CclParams#STANDBY_PAUSE}).
  */
 public final class EngineTurn implements AutoCloseable {
     /** For devices whose engine runs on its own progress thread: {@link #step} does nothing. */
@@ -40,12 +45,17 @@ public final class EngineTurn implements AutoCloseable {
     /** A call found the turn taken since the holder's cycle began: the holder runs another before it idles. */
     private volatile boolean missed;
     private final boolean hostPolls;
+    /** How long the standby pauses while host calls keep stepping the engine; 0: it never does. */
+    private final long pauseNanos;
+    /** When a host call last stepped the engine (or tried to), on {@link #clock}; read by the standby. */
+    private volatile long hostCalledAt;
 
     private EngineTurn() {
         this.agent = null;
         this.clock = null;
         this.standby = null;
         this.hostPolls = false;
+        this.pauseNanos = 0;
     }
 
     /**
@@ -54,9 +64,22 @@ public final class EngineTurn implements AutoCloseable {
      * @param hostPolls whether host calls step the engine even on comms with nothing new ({@code ccl_host_polls})
      */
     public EngineTurn(Agent agent, IdleStrategy idle, LongSupplier clock, boolean hostPolls) {
+        this(agent, idle, clock, hostPolls, 0);
+    }
+
+    /**
+     * As {@link #EngineTurn(Agent, IdleStrategy, LongSupplier, boolean)}; while the host polls, the standby pauses
+     * {@code standbyPauseNanos} at a time (0: never) as long as host calls stepped the engine within that time.
+     */
+    public EngineTurn(Agent agent, IdleStrategy idle, LongSupplier clock, boolean hostPolls, long standbyPauseNanos) {
+        if (standbyPauseNanos < 0) {
+            throw new IllegalArgumentException("negative standby pause " + standbyPauseNanos);
+        }
         this.agent = agent;
         this.clock = clock;
         this.hostPolls = hostPolls;
+        this.pauseNanos = hostPolls ? standbyPauseNanos : 0;
+        this.hostCalledAt = clock.getAsLong() - this.pauseNanos;
         this.standby = Thread.ofPlatform().name(agent.roleName() + "-standby").daemon(true)
                 .start(() -> standBy(idle));
     }
@@ -82,6 +105,9 @@ public final class EngineTurn implements AutoCloseable {
     private void run(boolean posted) {
         if (agent == null || closed || turn.isHeldByCurrentThread()) {
             return;
+        }
+        if (pauseNanos > 0) {
+            hostCalledAt = clock.getAsLong();
         }
         if (!turn.tryLock()) {
             if (!posted) {
@@ -125,6 +151,11 @@ public final class EngineTurn implements AutoCloseable {
                 if (!ran) {
                     Thread.yield();
                 }
+                continue;
+            }
+            if (work == 0 && pauseNanos > 0 && clock.getAsLong() - hostCalledAt < pauseNanos) {
+                // The host's calls run the engine: stay off the rails and the processors until they stop.
+                LockSupport.parkNanos(pauseNanos);
                 continue;
             }
             long deadline = agent.nextDeadlineNanos();

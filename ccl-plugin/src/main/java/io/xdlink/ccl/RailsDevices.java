@@ -10,6 +10,7 @@ import io.xdlink.rails.verbs.DeviceConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The rails devices behind the plugin's devices: one for this host over the whole fabric (its rails to every peer),
@@ -40,7 +41,8 @@ final class RailsDevices implements Devices.Source {
             EngineTurn t;
             try {
                 t = new EngineTurn(d.agent(), CclParams.standbyIdle(params), d.config().clock()::nanoTime,
-                        params.get(CclParams.HOST_POLLS));
+                        params.get(CclParams.HOST_POLLS),
+                        TimeUnit.MICROSECONDS.toNanos(params.get(CclParams.STANDBY_PAUSE)));
             } catch (RuntimeException | Error e) {
                 d.close();
                 throw e;

@@ -18,6 +18,7 @@ class EngineTurnTest {
     /** Counts duty cycles, fails on one run inside another, and can hold a cycle until released. */
     private static final class CountingAgent implements Agent {
         final AtomicInteger cycles = new AtomicInteger();
+        final AtomicInteger standbyCycles = new AtomicInteger();
         final AtomicInteger nested = new AtomicInteger();
         final AtomicInteger depth = new AtomicInteger();
         volatile Runnable inside = () -> { };
@@ -30,6 +31,9 @@ class EngineTurnTest {
             }
             try {
                 cycles.incrementAndGet();
+                if (Thread.currentThread().getName().endsWith("-standby")) {
+                    standbyCycles.incrementAndGet();
+                }
                 inside.run();
                 RuntimeException t = toThrow;
                 if (t != null) {
@@ -151,6 +155,49 @@ class EngineTurnTest {
             stop.set(true);
             release.countDown();
             t.close();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void whileTheHostPollsTheStandbyStepsAsideAndComesBackWhenItStops() throws Exception {
+        CountingAgent agent = new CountingAgent();
+        long pause = TimeUnit.MILLISECONDS.toNanos(100);
+        try (EngineTurn t = new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, true, pause)) {
+            // The host polls for 300 ms: the standby, sleeping 1 ms between idle cycles, would run hundreds of them,
+            // but each host call tells it to pause 100 ms at a time.
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+            t.poll();
+            Thread.sleep(110); // a cycle of the standby's own that began before the first call ends by now
+            int before = agent.standbyCycles.get();
+            while (System.nanoTime() < until) {
+                t.poll();
+                LockSupport.parkNanos(100_000);
+            }
+            assertThat(agent.standbyCycles.get() - before).as("standby cycles while the host polled").isLessThan(10);
+            int stopped = agent.standbyCycles.get();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (agent.standbyCycles.get() < stopped + 3 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(agent.standbyCycles.get()).as("the standby runs again once the host stopped")
+                    .isGreaterThanOrEqualTo(stopped + 3);
+        }
+    }
+
+    @Test
+    void aTurnWhoseHostDoesNotPollNeverPausesItsStandby() throws Exception {
+        CountingAgent agent = new CountingAgent();
+        try (EngineTurn t = new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, false,
+                TimeUnit.SECONDS.toNanos(100))) {
+            t.poll();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (agent.standbyCycles.get() < 3 && System.nanoTime() < deadline) {
+                t.poll();
+                Thread.sleep(1);
+            }
+            assertThat(agent.standbyCycles.get()).isGreaterThanOrEqualTo(3);
+            assertThat(t.hostPolls()).isFalse();
         }
     }
 
