@@ -56,6 +56,16 @@ class EngineTurnTest {
         return new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, false);
     }
 
+    /** Inside a cycle: says the turn is held, then keeps it until released. */
+    private static void hold(CountDownLatch holding, CountDownLatch release) {
+        holding.countDown();
+        try {
+            release.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static void sleepQuietly() {
         try {
             Thread.sleep(1);
@@ -98,14 +108,7 @@ class EngineTurnTest {
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         try (EngineTurn t = turn(agent)) {
-            agent.inside = () -> {
-                holding.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            };
+            agent.inside = () -> hold(holding, release);
             assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue(); // the standby holds the turn now
             int before = agent.cycles.get();
             t.step(); // waited for the turn, it would never return: the standby lets go only after it did
@@ -133,12 +136,7 @@ class EngineTurnTest {
         // idle until stopped.
         agent.inside = () -> {
             agent.inside = () -> { };
-            holding.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            hold(holding, release);
         };
         EngineTurn t = new EngineTurn(agent, sleepsUntilStopped, System::nanoTime, false);
         try {
