@@ -65,9 +65,9 @@ public final class CclParams implements ParamProvider {
 
     /*
      * On by default: measured with tests/src/test/c/netbench-lab.sh (two processes across the two-namespace lab, one
-     * unshaped cable, 2 cores, load average 3.9-4.9, runs in turns), 8 MiB messages moved at 12.4-16.5 Gb/s with it
-     * against 6.9-8.6 without (4 and 5 runs), 1 MiB at 11.5-14.9 against 7.1-12.1; 64 KiB and the 8-byte round trip
-     * moved within the noise. Without it a comm with nothing new is answered by the native mirror, and only the
+     * unshaped cable, 2 cores, load average 2.4-4.0, 3 rounds in turns with the build before it), 1 MiB messages
+     * moved at 13.4, 14.9 and 23.5 Gb/s with it against 7.3, 12.0 and 11.8, 8 MiB at 8.7, 11.2 and 21.8 against 7.3,
+     * 9.2 and 9.3; 64 KiB and the 8-byte round trip moved within the noise. Without it a comm with nothing new is answered by the native mirror, and only the
      * standby thread, woken by the socket, reads what arrives: one more wake-up per message on a host whose spinning
      * proxy already holds a processor.
      */
@@ -94,7 +94,8 @@ public final class CclParams implements ParamProvider {
 
     private static final long MIN_PARK_NANOS = 1_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
-    private static final List<ParamSpec<?>> ALL = List.of(IDLE_SPINS, IDLE_YIELDS, DRAIN_ON_PROGRESS, ENGINE, HOST_POLLS, STANDBY_PAUSE);
+    private static final List<ParamSpec<?>> ALL =
+            List.of(IDLE_SPINS, IDLE_YIELDS, DRAIN_ON_PROGRESS, ENGINE, HOST_POLLS, STANDBY_PAUSE);
 
     /**
      * The idle strategy of the plugin's device threads: a backoff with these counts, parking from 1 us to 1 ms as

@@ -18,9 +18,8 @@ import java.util.function.LongSupplier;
  *
  * <p>A host's call only tries the turn, never waits for it: {@code test()} must never block. A call that finds the
  * turn taken leaves a mark, and the thread holding the turn runs one more duty cycle before it idles, so what the
- * call posted leaves at once rather than when the standby next wakes (in the lab, a send posted while the standby
- * held the turn waited for its next wake-up, and an 8-byte isend took a median of 89-104 us to complete against
- * 34-37 us with the mark). The agent's memory passes with the turn's lock. {@link #NONE} is the turn of a device
+ * call posted leaves at once rather than when the standby next wakes (in the lab, with the host polling, an 8-byte
+ * isend took a median of 73 us to complete without the mark and 37 us with it; 126 against 89 us without polling). The agent's memory passes with the turn's lock. {@link #NONE} is the turn of a device
  * with a progress thread of its own (the simulator's), where stepping does nothing.
  *
  * <p>{@link #hostPolls} says whether the host's calls should step the engine even on a comm with nothing new
@@ -61,15 +60,10 @@ public final class EngineTurn implements AutoCloseable {
     /**
      * Starts the standby thread for {@code agent}, idling with {@code idle} until the agent's next timer.
      *
-     * @param hostPolls whether host calls step the engine even on comms with nothing new ({@code ccl_host_polls})
-     */
-    public EngineTurn(Agent agent, IdleStrategy idle, LongSupplier clock, boolean hostPolls) {
-        this(agent, idle, clock, hostPolls, 0);
-    }
-
-    /**
-     * As {@link #EngineTurn(Agent, IdleStrategy, LongSupplier, boolean)}; while the host polls, the standby pauses
-     * {@code standbyPauseNanos} at a time (0: never) as long as host calls stepped the engine within that time.
+     * @param hostPolls         whether host calls step the engine even on comms with nothing new
+     *                          ({@code ccl_host_polls})
+     * @param standbyPauseNanos while the host polls, how long the standby pauses at a time (0: never) as long as host
+     *                          calls stepped the engine within that time ({@code ccl_standby_pause_us})
      */
     public EngineTurn(Agent agent, IdleStrategy idle, LongSupplier clock, boolean hostPolls, long standbyPauseNanos) {
         if (standbyPauseNanos < 0) {

@@ -53,7 +53,7 @@ class EngineTurnTest {
 
     private static EngineTurn turn(CountingAgent agent) {
         // The standby sleeps 1 ms between idle cycles, so a test's own calls get the turn most of the time.
-        return new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, false);
+        return new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, false, 0);
     }
 
     /** Inside a cycle: says the turn is held, then keeps it until released. */
@@ -138,7 +138,7 @@ class EngineTurnTest {
             agent.inside = () -> { };
             hold(holding, release);
         };
-        EngineTurn t = new EngineTurn(agent, sleepsUntilStopped, System::nanoTime, false);
+        EngineTurn t = new EngineTurn(agent, sleepsUntilStopped, System::nanoTime, false, 0);
         try {
             assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue(); // the standby holds the turn now
             int before = agent.cycles.get();

@@ -38,11 +38,6 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
     private final int device;
     final QueuePair qp;
     private final EngineTurn turn;
-    /**
-     * The host's calls step the engine even when nothing new arrived ({@code ccl_host_polls}): the end's attention
-     * stays driven, so no call is answered by the native mirror alone.
-     */
-    private final boolean hostPolls;
     /** This end's lock; a producing thread only tries it, so it never waits on a host's call. */
     final ReentrantLock lock = new ReentrantLock();
     private final boolean drainOnArrival;
@@ -64,7 +59,6 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
         this.device = device;
         this.qp = qp;
         this.turn = turn;
-        this.hostPolls = turn.hostPolls();
         this.drainOnArrival = drainOnArrival;
         this.messages = arena.allocate((long) Advertisement.MAX_BYTES * Advertisement.SLOTS, 64);
         try {
@@ -147,10 +141,11 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
 
     /**
      * Publishes a look through the attention ({@link Attention#settle}): every completion up to {@code arrivals} was
-     * drained, and the end must still be driven when {@code drive} says so or the host polls the engine.
+     * drained, and the end must still be driven when {@code drive} says so or the host polls the engine
+     * ({@code ccl_host_polls}: then no call is answered by the native mirror alone).
      */
     final void settle(long arrivals, boolean drive) {
-        attention.settle(arrivals, drive || hostPolls);
+        attention.settle(arrivals, drive || turn.hostPolls());
     }
 
     /** One completion of this end's queue pair, under the end's lock. */

@@ -214,7 +214,7 @@ class AttentionTest {
                 return "stand-in";
             }
         };
-        try (EngineTurn polls = new EngineTurn(idle, w -> LockSupport.parkNanos(1_000_000), System::nanoTime, true)) {
+        try (EngineTurn polls = new EngineTurn(idle, w -> LockSupport.parkNanos(1_000_000), System::nanoTime, true, 0)) {
             send = wire.sendEnd(false, polls);
             recv = wire.recvEnd(false, polls);
             MemorySegment dst = arena.allocate(64, 64);
