@@ -1,7 +1,6 @@
 #!/bin/sh
-# Writes the JDK's ahead-of-time cache (JEP 483, 514, 515) from one training run: the program a user starts first,
-# on the class path that will use the cache, so the first run starts with those classes loaded, linked and
-# profiled. A failed or skipped run leaves no cache and does not fail the build: the program then runs without one.
+# Writes the JDK's ahead-of-time cache (JEP 483, 514) from one training run: the program a user starts first,
+# on the class path that will use the cache, so the first run starts with those classes loaded and linked. A failed or skipped run leaves no cache and does not fail the build: the program then runs without one.
 # Called by Maven (exec-maven-plugin) in the package phase of cli (the launcher's cache) and ccl-plugin (the
 # plugin's in-process JVM):
 #   train.sh <java home> <cache file> <skip: true|false> <jar, or directory whose jars in name order> <main> [args]
@@ -40,13 +39,19 @@ else
 fi
 [ -n "$cp" ] && [ -e "$jars" ] || warn "no jars at $jars"
 
+# The cache keeps the classes loaded and linked (JEP 483, 514) but not the training run's method profiles (JEP 515):
+# profiles taken over the simulated fabric steered the compiler wrong on the TCP rails two hosts run over. In the
+# two-host lab a 64 KiB write_bw after its warm-up ran at 10-13 Gb/s with them and 26-31 without, while the loopback
+# quick start moved the same 3.6-4.7 GB/s either way and started 0.2 s later without. A JDK that no longer knows the
+# flag ignores it.
+no_profiles="-XX:+UnlockDiagnosticVMOptions -XX:+IgnoreUnrecognizedVMOptions -XX:-AOTRecordTraining"
 run=""
 command -v timeout >/dev/null 2>&1 && run="timeout $limit"
 echo "xdlink: $name: training run of $1 (log: $log)"
 # --enable-native-access as the launcher and the shim pass it. Written under a temporary name, so an interrupted
 # run leaves nothing the launcher could pick up.
 # shellcheck disable=SC2086
-if ! $run "$home/bin/java" --enable-native-access=ALL-UNNAMED -XX:AOTCacheOutput="$cache.tmp" -cp "$cp" "$@" \
+if ! $run "$home/bin/java" --enable-native-access=ALL-UNNAMED -XX:AOTCacheOutput="$cache.tmp" $no_profiles -cp "$cp" "$@" \
     >"$log" 2>&1; then
   warn "the training run failed (see $log)"
 fi

@@ -3,9 +3,9 @@ package io.xdlink.cli;
 import java.util.List;
 
 /**
- * The build's training run for the JDK's ahead-of-time cache (JEP 483, 514, 515): runs, in one JVM, the commands a
- * new user runs first (the quick start's loopback bandwidth and latency tests), so the cache written at its exit
- * holds those classes loaded and linked and their methods' profiles. {@code aot/train.sh} starts it with
+ * The build's training run for the JDK's ahead-of-time cache (JEP 483, 514): runs, in one JVM, the commands a new
+ * user runs first (the quick start's loopback bandwidth and latency tests), so the cache written at its exit holds
+ * those classes loaded and linked (not their methods' profiles: see {@code aot/train.sh}). {@code aot/train.sh} starts it with
  * {@code -XX:AOTCacheOutput} on the class path the launcher uses; it is not a user command.
  */
 public final class AotTraining {

@@ -259,6 +259,8 @@ class AotCacheTest {
                 + "\n");
         assertThat(Files.readAllLines(home.resolve("bin/java.args"))).containsExactly(
                 "--enable-native-access=ALL-UNNAMED", "-XX:AOTCacheOutput=" + target.resolve("xdlink.aot.tmp"),
+                // Classes loaded and linked, but no method profiles from a run over the simulator.
+                "-XX:+UnlockDiagnosticVMOptions", "-XX:+IgnoreUnrecognizedVMOptions", "-XX:-AOTRecordTraining",
                 "-cp", target.resolve("xdlink-cli.jar").toString(), "io.xdlink.cli.AotTraining");
     }
 
