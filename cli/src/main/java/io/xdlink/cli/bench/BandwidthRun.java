@@ -3,6 +3,8 @@ package io.xdlink.cli.bench;
 import io.xdlink.rails.verbs.Completion;
 import io.xdlink.rails.verbs.QueuePair;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 
@@ -29,25 +31,34 @@ final class BandwidthRun {
 
     /**
      * perftest's {@code --perform_warm_up}: the same transfer, unmeasured, so the row that follows times a warm
-     * path rather than class loading, compilation and the first touch of every buffer. {@link #warmUpMessages} per
-     * queue pair; every request completes before the measured run starts.
+     * path rather than class loading, compilation and the first touch of every buffer. It runs in rounds until the
+     * rate stops climbing ({@link WarmUpPlateau}); every request completes before the measured run starts.
      */
     void warmUp() {
-        runIterations(warmUpMessages(size, s.iterations()));
+        WarmUpPlateau plateau = new WarmUpPlateau();
+        long perRound = Math.max(1, Math.min(WARM_UP_FIRST_MESSAGES, WARM_UP_FIRST_BYTES / size));
+        while (true) {
+            long start = System.nanoTime();
+            long compiled = compileMillis();
+            runIterations(perRound);
+            long took = System.nanoTime() - start;
+            plateau.round(perRound * size * ep.qps().size(), took, (compileMillis() - compiled) * 1_000_000);
+            if (plateau.level()) {
+                return;
+            }
+            perRound = plateau.nextMessages(size * ep.qps().size(), s.txDepth());
+        }
     }
 
-    /**
-     * Messages a warm-up moves per queue pair: enough for the compiler to have finished with the path (in the
-     * two-host lab a 64 KiB run warmed by its own 5000 messages reached a third of a plain socket, one of 50000 more
-     * than the socket), at least the measured run's count, never more than {@link #WARM_UP_BYTES}.
-     */
-    static long warmUpMessages(long size, long iterations) {
-        return Math.max(1, Math.min(WARM_UP_BYTES / size, Math.max(iterations, WARM_UP_MESSAGES)));
+    /** Milliseconds this JVM's compilers have worked, summed over their threads; 0 where it cannot tell. */
+    static long compileMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
-    /** Messages and bytes a warm-up moves per queue pair, at most (a second or so at the rates a cable reaches). */
-    static final long WARM_UP_MESSAGES = 30_000;
-    static final long WARM_UP_BYTES = 1L << 30;
+    /** Messages per queue pair in a warm-up's first round, and most bytes it moves: its rate sizes the next one. */
+    static final long WARM_UP_FIRST_MESSAGES = 256;
+    static final long WARM_UP_FIRST_BYTES = 64L << 20;
 
     private BwResult runIterations(long perQp) {
         List<QueuePair> qps = ep.qps();

@@ -79,30 +79,20 @@ final class RawBaseline {
             long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
             ByteBuffer buf = ByteBuffer.allocateDirect(Math.toIntExact(max));
             ByteBuffer header = ByteBuffer.allocateDirect(HEADER);
+            boolean warm = !s.warmUp();
             for (long size : s.sizes()) {
+                if (!warm) {
+                    warmUp(ch, dog, buf, header, s, size);
+                    warm = true;
+                }
                 long iters = s.iterations();
-                header.clear().putLong(size).putLong(iters).flip();
-                writeFully(ch, header, dog);
                 if (s.test().isBandwidth()) {
-                    long start = System.nanoTime();
-                    for (long i = 0; i < iters; i++) {
-                        buf.clear().limit((int) size);
-                        writeFully(ch, buf, dog);
-                    }
-                    header.clear().limit(1);
-                    readFully(ch, header, dog);
-                    long elapsed = System.nanoTime() - start;
+                    long elapsed = stream(ch, dog, buf, header, size, iters, false);
                     rows.add(new BenchResult.Bw(BwStatistics.duration(size, iters, elapsed, s.unit())));
                 } else {
                     int n = Math.toIntExact(iters);
                     long[] stamps = new long[n];
-                    for (int i = 0; i < n; i++) {
-                        stamps[i] = System.nanoTime();
-                        buf.clear().limit((int) size);
-                        writeFully(ch, buf, dog);
-                        buf.clear().limit((int) size);
-                        readFully(ch, buf, dog);
-                    }
+                    pingPong(ch, dog, buf, header, size, n, stamps);
                     rows.add(new BenchResult.Lat(LatencyStatistics.compute(size, stamps, n, 2)));
                 }
             }
@@ -110,6 +100,68 @@ final class RawBaseline {
             throw failure(e, s);
         }
         return rows;
+    }
+
+    /**
+     * The socket's own warm-up, so that a warm row is compared with a warm socket (its code compiled, its connection
+     * past slow start): a bandwidth test streams rounds until the rate is level, as xdlink's does
+     * ({@link WarmUpPlateau}); a latency test makes as many round trips as xdlink's warm-up.
+     */
+    private static void warmUp(SocketChannel ch, Watchdog dog, ByteBuffer buf, ByteBuffer header, BenchSettings s,
+                               long size) throws IOException {
+        if (!s.test().isBandwidth()) {
+            pingPong(ch, dog, buf, header, size, Math.toIntExact(LatencyRun.warmUpRounds(s, size)), null);
+            return;
+        }
+        WarmUpPlateau plateau = new WarmUpPlateau();
+        long iters = Math.max(1, Math.min(BandwidthRun.WARM_UP_FIRST_MESSAGES, BandwidthRun.WARM_UP_FIRST_BYTES / size));
+        while (true) {
+            long compiled = BandwidthRun.compileMillis();
+            long elapsed = stream(ch, dog, buf, header, size, iters, true);
+            plateau.round(size * iters, elapsed, (BandwidthRun.compileMillis() - compiled) * 1_000_000);
+            if (plateau.level()) {
+                return;
+            }
+            iters = plateau.nextMessages(size, 1);
+        }
+    }
+
+    /** Announces {@code iters} messages of {@code size} (unmeasured if {@code warmUp}), writes them and waits for
+     * the server's acknowledgement of the last byte; returns the nanoseconds that took. */
+    private static long stream(SocketChannel ch, Watchdog dog, ByteBuffer buf, ByteBuffer header, long size,
+                               long iters, boolean warmUp) throws IOException {
+        announce(ch, dog, header, size, iters, warmUp);
+        long start = System.nanoTime();
+        for (long i = 0; i < iters; i++) {
+            buf.clear().limit((int) size);
+            writeFully(ch, buf, dog);
+        }
+        header.clear().limit(1);
+        readFully(ch, header, dog);
+        return System.nanoTime() - start;
+    }
+
+    /** Announces and makes {@code n} round trips of {@code size}, stamping each in {@code stamps} unless null. */
+    private static void pingPong(SocketChannel ch, Watchdog dog, ByteBuffer buf, ByteBuffer header, long size, int n,
+                                 long[] stamps) throws IOException {
+        announce(ch, dog, header, size, n, stamps == null);
+        for (int i = 0; i < n; i++) {
+            if (stamps != null) {
+                stamps[i] = System.nanoTime();
+            }
+            buf.clear().limit((int) size);
+            writeFully(ch, buf, dog);
+            buf.clear().limit((int) size);
+            readFully(ch, buf, dog);
+        }
+    }
+
+    /** The header before each run: its size and count; a warm-up's count is sent negated, so the server knows it
+     * is not one of the agreed sizes. */
+    private static void announce(SocketChannel ch, Watchdog dog, ByteBuffer header, long size, long iters,
+                                 boolean warmUp) throws IOException {
+        header.clear().putLong(size).putLong(warmUp ? -iters : iters).flip();
+        writeFully(ch, header, dog);
     }
 
     /** The server's baseline: accepts one connection and answers every size the client runs. */
@@ -121,11 +173,13 @@ final class RawBaseline {
                 ByteBuffer header = ByteBuffer.allocateDirect(HEADER);
                 long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
                 ByteBuffer buf = ByteBuffer.allocateDirect(Math.toIntExact(max));
-                for (int k = 0; k < s.sizes().size(); k++) {
+                for (int k = 0; k < s.sizes().size(); ) {
                     header.clear();
                     readFully(ch, header, dog);
                     long size = header.getLong(0);
-                    long iters = header.getLong(8);
+                    long announced = header.getLong(8);
+                    // A negative count is an unmeasured warm-up before the size that follows.
+                    long iters = Math.abs(announced);
                     if (size < 1 || size > max || iters < 1 || iters > BenchOptions.MAX_ITERS) {
                         throw new BenchException("the raw baseline client sent size " + size + " x " + iters
                                 + ", not what was agreed");
@@ -145,6 +199,9 @@ final class RawBaseline {
                             buf.flip();
                             writeFully(ch, buf, dog);
                         }
+                    }
+                    if (announced > 0) {
+                        k++;
                     }
                 }
             }

@@ -191,10 +191,6 @@ class BenchOptionsTest {
         o.durationSeconds = 5L;
         o.iterations = null;
         assertThat(LatencyRun.warmUpRounds(o.settings(BenchTest.WRITE_LAT, false), 2)).as("duration mode").isZero();
-        assertThat(BandwidthRun.warmUpMessages(4096, 5000)).isEqualTo(BandwidthRun.WARM_UP_MESSAGES);
-        assertThat(BandwidthRun.warmUpMessages(64 << 10, 5000)).isEqualTo(BandwidthRun.WARM_UP_BYTES / (64 << 10));
-        assertThat(BandwidthRun.warmUpMessages(2, 100_000)).as("at least the run's own count").isEqualTo(100_000);
-        assertThat(BandwidthRun.warmUpMessages(8L << 20, 5000)).isEqualTo(128);
     }
 
     @Test

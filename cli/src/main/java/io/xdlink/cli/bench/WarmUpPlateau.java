@@ -1,0 +1,89 @@
+package io.xdlink.cli.bench;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Decides when a bandwidth warm-up has reached the rate the path keeps: the warm-up moves its messages in rounds of
+ * about {@link #ROUND_NANOS} each and stops once the median rate of the last {@link #SPAN} rounds is no more than
+ * {@link #GAIN} above the median of the {@link #SPAN} before them and the compilers spent less than {@link #COMPILING}
+ * of the last round, or after {@link #MAX_NANOS} whatever the rates.
+ *
+ * <p>Why not a fixed count: in the two-host lab the compiler is still finishing the path seconds into a run, and a
+ * fixed warm-up ends wherever the count runs out. A 64 KiB write_bw timed right after 1 GiB of warm-up ran at
+ * 6-9 Gb/s; cable counters read every half second showed the same run climbing from 5 to 20-28 Gb/s over its
+ * first 4-8 seconds and staying there. The rate itself says when the climb is over, on this host and the peer alike
+ * (the peer's compiler shows up only in the rate), and it says it at once on a paced cable that never climbs. The
+ * compilers' own time guards against a pause in the climb: the same run held at 8 Gb/s for a second while this
+ * process's compilers still worked 50-90% of each round.
+ */
+final class WarmUpPlateau {
+    /** How long one round of the warm-up should take: long enough to average over the noise of a shared host. */
+    static final long ROUND_NANOS = 250_000_000L;
+    /** Rounds compared on each side of the last step. */
+    static final int SPAN = 4;
+    /** How much faster the last rounds may still be and count as level. */
+    static final double GAIN = 1.10;
+    /** The longest a warm-up goes on, climbing or not. */
+    static final long MAX_NANOS = 15_000_000_000L;
+
+    /** A round's messages at most: the run keeps two time stamps per message. */
+    static final long MAX_ROUND_MESSAGES = 1L << 22;
+
+    /** The compilers' share of a round above which the path is taken to be still compiling. */
+    static final double COMPILING = 0.10;
+
+    private final List<Double> rates = new ArrayList<>();
+    private boolean compiling;
+    private long elapsed;
+
+    /**
+     * One round moved {@code bytes} in {@code nanos}, while this process's compilers worked {@code compileNanos}
+     * (summed over their threads; 0 where the JVM cannot tell).
+     */
+    void round(long bytes, long nanos, long compileNanos) {
+        if (bytes < 0 || nanos <= 0 || compileNanos < 0) {
+            throw new IllegalArgumentException("a round of " + bytes + " bytes in " + nanos + " ns, compiling "
+                    + compileNanos + " ns");
+        }
+        rates.add((double) bytes / nanos);
+        compiling = compileNanos > COMPILING * nanos;
+        elapsed += nanos;
+    }
+
+    /** Whether the rate has stopped climbing, or the warm-up has taken as long as it may. */
+    boolean level() {
+        if (elapsed >= MAX_NANOS) {
+            return true;
+        }
+        int n = rates.size();
+        if (n < 2 * SPAN || compiling) {
+            return false;
+        }
+        return median(n - SPAN, n) <= GAIN * median(n - 2 * SPAN, n - SPAN);
+    }
+
+    /** Rounds so far. */
+    int rounds() {
+        return rates.size();
+    }
+
+    /**
+     * Messages for the next round, each of {@code messageBytes}: as many as the last round's rate moves in
+     * {@link #ROUND_NANOS}, at least {@code floor}, at most {@link #MAX_ROUND_MESSAGES}.
+     */
+    long nextMessages(long messageBytes, long floor) {
+        if (rates.isEmpty()) {
+            return floor;
+        }
+        double perRound = rates.getLast() * ROUND_NANOS / messageBytes;
+        return Math.max(floor, (long) Math.min(perRound, MAX_ROUND_MESSAGES));
+    }
+
+    private double median(int from, int to) {
+        double[] r = rates.subList(from, to).stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(r);
+        return r[r.length / 2];
+    }
+}

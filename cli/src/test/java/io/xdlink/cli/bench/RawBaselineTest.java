@@ -1,0 +1,75 @@
+package io.xdlink.cli.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.channels.ServerSocketChannel;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The raw baseline's server against a client speaking its header by hand: warm-ups, and counts it must refuse. */
+class RawBaselineTest {
+
+    private static BenchSettings settings(String... args) {
+        BenchOptions o = new BenchOptions();
+        new picocli.CommandLine(o).parseArgs(args);
+        return o.settings(BenchTest.WRITE_BW, false);
+    }
+
+    /** Runs the server for {@code s} and hands its outcome (null, or what it threw) to the caller's client. */
+    private static CompletableFuture<Throwable> serve(ServerSocketChannel ss, BenchSettings s) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                RawBaseline.server(ss, s);
+                return null;
+            } catch (RuntimeException e) {
+                return e;
+            }
+        });
+    }
+
+    private static void header(DataOutputStream out, long size, long count) throws Exception {
+        out.writeLong(size);
+        out.writeLong(count);
+    }
+
+    @Test
+    void warmUpRoundsComeBeforeTheAgreedSizeAndAreNotCountedAsOne() throws Exception {
+        BenchSettings s = settings("-s", "4096", "-n", "10");
+        ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
+        CompletableFuture<Throwable> server = serve(ss, s);
+        try (Socket c = new Socket()) {
+            c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+            DataOutputStream out = new DataOutputStream(c.getOutputStream());
+            DataInputStream in = new DataInputStream(c.getInputStream());
+            for (long count : new long[] {-3, -7, 10}) {
+                header(out, 4096, count);
+                out.write(new byte[(int) (4096 * Math.abs(count))]);
+                out.flush();
+                assertThat(in.readByte()).as("acknowledged after %d messages", count).isEqualTo((byte) 1);
+            }
+        }
+        assertThat(server.get(10, TimeUnit.SECONDS)).as("the server ends after the one agreed size").isNull();
+    }
+
+    @Test
+    void aCountNoRunMayHaveIsRefusedByName() throws Exception {
+        for (long count : new long[] {0, Long.MIN_VALUE, -(BenchOptions.MAX_ITERS + 1), BenchOptions.MAX_ITERS + 1}) {
+            BenchSettings s = settings("-s", "4096", "-n", "10");
+            ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
+            CompletableFuture<Throwable> server = serve(ss, s);
+            try (Socket c = new Socket()) {
+                c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+                header(new DataOutputStream(c.getOutputStream()), 4096, count);
+                assertThat(server.get(10, TimeUnit.SECONDS)).as("count %d", count).isInstanceOf(BenchException.class)
+                        .hasMessage("the raw baseline client sent size 4096 x " + Math.abs(count)
+                                + ", not what was agreed");
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.xdlink.cli.bench;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** When a bandwidth warm-up stops: rates as the two-host lab showed them, climbing, level, noisy and paced. */
+class WarmUpPlateauTest {
+    private static final long ROUND = WarmUpPlateau.ROUND_NANOS;
+
+    /** Feeds rounds of the given Gb/s, each one round long, and returns after how many it was level (or -1). */
+    private static int levelAfter(double... gbps) {
+        WarmUpPlateau p = new WarmUpPlateau();
+        for (double g : gbps) {
+            p.round((long) (g / 8 * ROUND), ROUND, 0);
+            if (p.level()) {
+                return p.rounds();
+            }
+        }
+        return -1;
+    }
+
+    @Test
+    void aClimbingRunIsNotLevelUntilItsLastRoundsStopGaining() {
+        // Half-second cable counters of a 64 KiB write_bw in the lab: 5 to 20-28 Gb/s over its first seconds.
+        assertThat(levelAfter(5, 7, 7, 10, 12, 10, 15, 19, 21, 18, 24, 22, 18, 27, 30, 24, 26, 28, 26, 16))
+                .isEqualTo(19);
+        assertThat(levelAfter(1, 4, 7, 7, 18, 19, 22, 22, 20, 19, 21, 22)).isEqualTo(12);
+    }
+
+    @Test
+    void aPacedCableIsLevelAsSoonAsBothSpansAreThere() {
+        assertThat(levelAfter(0.94, 0.95, 0.94, 0.94, 0.95, 0.94, 0.95, 0.94, 0.95)).isEqualTo(2 * WarmUpPlateau.SPAN);
+    }
+
+    @Test
+    void aLevelRateWhileThisProcessStillCompilesIsAPauseInTheClimb() {
+        WarmUpPlateau p = new WarmUpPlateau();
+        for (int i = 0; i < 2 * WarmUpPlateau.SPAN; i++) {
+            p.round(250_000_000, ROUND, ROUND / 2);
+        }
+        assertThat(p.level()).as("compiling half of every round").isFalse();
+        p.round(250_000_000, ROUND, (long) (ROUND * WarmUpPlateau.COMPILING));
+        assertThat(p.level()).as("compiling no more than the share allowed").isTrue();
+    }
+
+    @Test
+    void noiseAroundALevelRateEndsIt() {
+        assertThat(levelAfter(22, 15, 29, 24, 15, 15, 24, 3)).isEqualTo(8);
+    }
+
+    @Test
+    void aRateThatKeepsClimbingStopsAtTheTimeLimit() {
+        WarmUpPlateau p = new WarmUpPlateau();
+        double g = 1;
+        long rounds = WarmUpPlateau.MAX_NANOS / ROUND;
+        for (int i = 0; i < rounds - 1; i++, g *= 1.2) {
+            p.round((long) (g / 8 * ROUND), ROUND, 0);
+            assertThat(p.level()).as("round %d", i + 1).isFalse();
+        }
+        p.round((long) (g / 8 * ROUND), ROUND, 0);
+        assertThat(p.level()).isTrue();
+    }
+
+    @Test
+    void theNextRoundTakesAboutARoundAtTheLastRate() {
+        WarmUpPlateau p = new WarmUpPlateau();
+        assertThat(p.nextMessages(65536, 128)).as("no rate yet").isEqualTo(128);
+        p.round(8L << 20, 1_000_000, 0); // 8 MiB in 1 ms: 8 GiB/s
+        assertThat(p.nextMessages(65536, 128)).isEqualTo((long) (8.0 * (1 << 20) / 1_000_000 * ROUND / 65536));
+        assertThat(p.nextMessages(1L << 30, 128)).as("never under the floor").isEqualTo(128);
+        assertThat(p.nextMessages(1, 128)).as("never over the most a round may keep stamps for")
+                .isEqualTo(WarmUpPlateau.MAX_ROUND_MESSAGES);
+    }
+
+    @Test
+    void impossibleRoundsAreRefused() {
+        WarmUpPlateau p = new WarmUpPlateau();
+        assertThatThrownBy(() -> p.round(1, 0, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 ns");
+        assertThatThrownBy(() -> p.round(-1, 5, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
