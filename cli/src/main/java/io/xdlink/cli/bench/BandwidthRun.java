@@ -3,8 +3,6 @@ package io.xdlink.cli.bench;
 import io.xdlink.rails.verbs.Completion;
 import io.xdlink.rails.verbs.QueuePair;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 
@@ -39,21 +37,15 @@ final class BandwidthRun {
         long perRound = Math.max(1, Math.min(WARM_UP_FIRST_MESSAGES, WARM_UP_FIRST_BYTES / size));
         while (true) {
             long start = System.nanoTime();
-            long compiled = compileMillis();
+            long compiled = WarmUpPlateau.compilerMillis();
             runIterations(perRound);
             long took = System.nanoTime() - start;
-            plateau.round(perRound * size * ep.qps().size(), took, (compileMillis() - compiled) * 1_000_000);
+            plateau.round(perRound * size * ep.qps().size(), took, (WarmUpPlateau.compilerMillis() - compiled) * 1_000_000);
             if (plateau.level()) {
                 return;
             }
             perRound = plateau.nextMessages(size * ep.qps().size(), s.txDepth());
         }
-    }
-
-    /** Milliseconds this JVM's compilers have worked, summed over their threads; 0 where it cannot tell. */
-    static long compileMillis() {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     /** Messages per queue pair in a warm-up's first round, and most bytes it moves: its rate sizes the next one. */

@@ -73,7 +73,7 @@ final class BenchClient extends BenchSide {
                 new BandwidthRun(ep, s, size).warmUp();
             }
             BenchResult r = s.test().isBandwidth() ? new BenchResult.Bw(new BandwidthRun(ep, s, size).run())
-                    : LatencyRun.ping(ep, s, size, warm ? 0 : LatencyRun.warmUpRounds(s, size));
+                    : LatencyRun.ping(ep, s, size, !warm);
             warm = true;
             BenchRecord.parse(dev.away(() -> rv.exchange(r.toRecord().format())), "OK");
             o.row(r);

@@ -17,27 +17,25 @@ final class BenchResponder implements Runnable {
     private final BenchEndpoint ep;
     private final BenchSettings s;
     private final long size;
-    private final long warmUp;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean stop;
     private Thread thread;
 
-    BenchResponder(BenchEndpoint ep, BenchSettings s, long size, long warmUp) {
+    BenchResponder(BenchEndpoint ep, BenchSettings s, long size) {
         this.ep = ep;
         this.s = s;
         this.size = size;
-        this.warmUp = warmUp;
     }
 
     /**
      * Starts the responder if this test needs one; returns null when the server only waits (write_bw). A latency
-     * test's responder answers {@code warmUp} unmeasured pings first.
+     * test's responder answers every ping, the client's warm-up included, until stopped.
      */
-    static BenchResponder startFor(BenchEndpoint ep, BenchSettings s, long size, long warmUp) {
+    static BenchResponder startFor(BenchEndpoint ep, BenchSettings s, long size) {
         if (s.test() == BenchTest.WRITE_BW) {
             return null;
         }
-        BenchResponder r = new BenchResponder(ep, s, size, warmUp);
+        BenchResponder r = new BenchResponder(ep, s, size);
         r.thread = Thread.ofPlatform().name("xdlink-bench-responder").daemon().start(r);
         return r;
     }
@@ -47,7 +45,7 @@ final class BenchResponder implements Runnable {
         try {
             switch (s.test()) {
                 case SEND_BW -> sink();
-                case WRITE_LAT, SEND_LAT -> LatencyRun.respond(ep, s, size, warmUp, () -> stop);
+                case WRITE_LAT, SEND_LAT -> LatencyRun.respond(ep, s, size, () -> stop);
                 case WRITE_BW -> { }
             }
             // Its last answer may still be in the engine: keep it running until the client's result stops us.

@@ -100,17 +100,13 @@ final class BenchServer extends BenchSide {
         BenchOutput o = new BenchOutput(out, s);
         o.header();
         List<BenchResult> rows = new ArrayList<>();
-        boolean warm = !s.warmUp();
         for (long size : s.sizes()) {
             dev.away(() -> rv.barrier("size " + size));
-            BenchResponder responder = BenchResponder.startFor(ep, s, size,
-                    warm || s.test().isBandwidth() ? 0 : LatencyRun.warmUpRounds(s, size));
-            warm = true;
+            BenchResponder responder = BenchResponder.startFor(ep, s, size);
             // A responder runs the engine while it answers; without one (write_bw) the standby does. The client's
-            // result comes when its whole run is over, which on a loaded host may take longer than the timeout
-            // (20000 warm-up round trips of a few milliseconds each, or a write_bw's messages): the wait goes on as
-            // long as the client's frames keep arriving, and a client that stopped is still given up on after the
-            // timeout.
+            // result comes when its whole run is over, which on a loaded host may take longer than the timeout (a
+            // warm-up of up to 15 s, then its round trips or messages): the wait goes on as long as the client's frames
+            // keep arriving, and a client that stopped is still given up on after the timeout.
             LongSupplier progress = ep.device()::dataFramesReceived;
             String text = responder != null ? rv.serve(t -> {
                 responder.join();

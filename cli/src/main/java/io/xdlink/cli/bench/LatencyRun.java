@@ -17,41 +17,48 @@ final class LatencyRun {
     private LatencyRun() {
     }
 
-    /** Unmeasured round trips a warm-up makes, and most bytes it moves each way. */
-    static final long WARM_UP_ROUNDS = 20_000;
-    static final long WARM_UP_BYTES = 2L << 30;
+    /** Round trips in a warm-up's first round, and most bytes it moves each way: its rate sizes the next one. */
+    static final long WARM_UP_FIRST_ROUNDS = 1000;
+    static final long WARM_UP_FIRST_BYTES = 64L << 20;
 
     /**
-     * Unmeasured round trips before the first size's measured ones ({@code --perform_warm_up}): enough for the
-     * compiler to have finished with the path (in the two-host lab a 2-byte ping-pong after 1000 warm-up round trips
-     * took 75 us typical, after 20000 13 us against the socket's 11), bounded by bytes for large messages; none in
-     * duration mode, whose own margins leave the start out. Both sides work it out from the settings they agreed on.
-     * The count matters more than the bytes: the compiler finishes a message's path after so many messages, not so
-     * many bytes (a 64 KiB ping-pong after 4096 rounds took 92 us typical, after 20000 67 us), so the bound by bytes
-     * (2 GiB each way) only trims sizes from 128 KiB up.
+     * The client's warm-up before the first size's measured round trips ({@code --perform_warm_up}): rounds of round
+     * trips until their rate is level and this process's compilers are quiet ({@link WarmUpPlateau}). In the
+     * two-host lab a 2-byte ping-pong after a fixed 20000 warm-up round trips took 15.8 us typical, against 9.1 us
+     * 600000 round trips in. Returns the round trips it made: the measured ones continue the count, as the server
+     * answers every ping until the client's result stops it.
      */
-    static long warmUpRounds(BenchSettings s, long size) {
-        if (s.durationMode()) {
-            return 0;
+    private static long warmUp(Pinger p, long size) {
+        WarmUpPlateau plateau = new WarmUpPlateau();
+        long i = 0;
+        long n = Math.max(1, Math.min(WARM_UP_FIRST_ROUNDS, WARM_UP_FIRST_BYTES / size));
+        while (true) {
+            long compiled = WarmUpPlateau.compilerMillis();
+            long start = System.nanoTime();
+            for (long k = 0; k < n; k++) {
+                p.roundTrip(i++, () -> false);
+            }
+            plateau.round(n, System.nanoTime() - start, (WarmUpPlateau.compilerMillis() - compiled) * 1_000_000);
+            if (plateau.level()) {
+                return i;
+            }
+            n = plateau.nextMessages(1, 1);
         }
-        return Math.max(1, Math.min(WARM_UP_ROUNDS, WARM_UP_BYTES / size));
     }
 
     /**
-     * The client's half: {@code warmUp} unmeasured round trips, then {@code n} pings, or pings for the duration;
-     * returns the row.
+     * The client's half: a warm-up if {@code warmUp} (none in duration mode, whose own margins leave the start out),
+     * then {@code n} pings, or pings for the duration; returns the row.
      */
-    static BenchResult ping(BenchEndpoint ep, BenchSettings s, long size, long warmUp) {
+    static BenchResult ping(BenchEndpoint ep, BenchSettings s, long size, boolean warmUp) {
         Pinger p = new Pinger(ep, s, size);
-        for (long i = 0; i < warmUp; i++) {
-            p.roundTrip(i, () -> false);
-        }
+        long warmed = warmUp && !s.durationMode() ? warmUp(p, size) : 0;
         if (!s.durationMode()) {
             int n = Math.toIntExact(s.iterations());
             long[] stamps = new long[n];
             for (int i = 0; i < n; i++) {
                 stamps[i] = System.nanoTime();
-                p.roundTrip(warmUp + i, () -> false);
+                p.roundTrip(warmed + i, () -> false);
             }
             return new BenchResult.Lat(LatencyStatistics.compute(size, stamps, n, 2));
         }
@@ -62,7 +69,7 @@ final class LatencyRun {
         long to = start + d.toNanos() - margin;
         long count = 0;
         long t0 = -1;
-        long i = warmUp;
+        long i = warmed;
         long now;
         while ((now = System.nanoTime()) < to) {
             if (t0 < 0 && now >= from) {
@@ -80,13 +87,12 @@ final class LatencyRun {
     }
 
     /**
-     * The server's half: answers pings until {@code stop} says so (or the iterations are done), {@code warmUp}
-     * unmeasured ones first.
+     * The server's half: answers pings, the client's warm-up and measured ones alike, until {@code stop} says so (the
+     * client's result has come, so every ping it made has been answered).
      */
-    static void respond(BenchEndpoint ep, BenchSettings s, long size, long warmUp, BooleanSupplier stop) {
+    static void respond(BenchEndpoint ep, BenchSettings s, long size, BooleanSupplier stop) {
         Pinger p = new Pinger(ep, s, size);
-        long n = s.durationMode() ? Long.MAX_VALUE : warmUp + s.iterations();
-        for (long i = 0; i < n && !stop.getAsBoolean(); i++) {
+        for (long i = 0; !stop.getAsBoolean(); i++) {
             if (!p.await(i, stop)) {
                 return;
             }

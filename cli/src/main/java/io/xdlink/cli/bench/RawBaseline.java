@@ -104,25 +104,27 @@ final class RawBaseline {
 
     /**
      * The socket's own warm-up, so that a warm row is compared with a warm socket (its code compiled, its connection
-     * past slow start): a bandwidth test streams rounds until the rate is level, as xdlink's does
-     * ({@link WarmUpPlateau}); a latency test makes as many round trips as xdlink's warm-up.
+     * past slow start): rounds of messages, or of round trips, until their rate is level, as xdlink's warm-up runs
+     * ({@link WarmUpPlateau}).
      */
     private static void warmUp(SocketChannel ch, Watchdog dog, ByteBuffer buf, ByteBuffer header, BenchSettings s,
                                long size) throws IOException {
-        if (!s.test().isBandwidth()) {
-            pingPong(ch, dog, buf, header, size, Math.toIntExact(LatencyRun.warmUpRounds(s, size)), null);
-            return;
-        }
         WarmUpPlateau plateau = new WarmUpPlateau();
-        long iters = Math.max(1, Math.min(BandwidthRun.WARM_UP_FIRST_MESSAGES, BandwidthRun.WARM_UP_FIRST_BYTES / size));
+        long n = Math.max(1, Math.min(BandwidthRun.WARM_UP_FIRST_MESSAGES, BandwidthRun.WARM_UP_FIRST_BYTES / size));
         while (true) {
-            long compiled = BandwidthRun.compileMillis();
-            long elapsed = stream(ch, dog, buf, header, size, iters, true);
-            plateau.round(size * iters, elapsed, (BandwidthRun.compileMillis() - compiled) * 1_000_000);
+            long compiled = WarmUpPlateau.compilerMillis();
+            long start = System.nanoTime();
+            if (s.test().isBandwidth()) {
+                stream(ch, dog, buf, header, size, n, true);
+            } else {
+                pingPong(ch, dog, buf, header, size, Math.toIntExact(n), null);
+            }
+            long took = System.nanoTime() - start;
+            plateau.round(n, took, (WarmUpPlateau.compilerMillis() - compiled) * 1_000_000);
             if (plateau.level()) {
                 return;
             }
-            iters = plateau.nextMessages(size, 1);
+            n = plateau.nextMessages(1, 1);
         }
     }
 

@@ -1,11 +1,14 @@
 package io.xdlink.cli.bench;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * Decides when a bandwidth warm-up has reached the rate the path keeps: the warm-up moves its messages in rounds of
+ * Decides when a warm-up has reached the rate the path keeps (messages of a bandwidth test, round trips of a latency
+ * test): the warm-up runs in rounds of
  * about {@link #ROUND_NANOS} each and stops once the median rate of the last {@link #SPAN} rounds is no more than
  * {@link #GAIN} above the median of the {@link #SPAN} before them and the compilers spent less than {@link #COMPILING}
  * of the last round, or after {@link #MAX_NANOS} whatever the rates.
@@ -79,6 +82,12 @@ final class WarmUpPlateau {
         }
         double perRound = rates.getLast() * ROUND_NANOS / messageBytes;
         return Math.max(floor, (long) Math.min(perRound, MAX_ROUND_MESSAGES));
+    }
+
+    /** Milliseconds this JVM's compilers have worked, summed over their threads; 0 where it cannot tell. */
+    static long compilerMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     private double median(int from, int to) {

@@ -168,7 +168,7 @@ class BenchOptionsTest {
         client.warmUp = false;
         BenchSettings cold = client.settings(BenchTest.WRITE_LAT, false);
         assertThat(cold.warmUp()).isFalse();
-        // The server answers the warm-up pings the client makes: it learns whether there are any from the SETUP.
+        // The server learns from the SETUP whether the client warms up.
         BenchOptions server = new BenchOptions();
         assertThat(server.settings(BenchTest.WRITE_LAT, false)
                 .adopt(BenchRecord.parse(cold.toRecord().format(), "SETUP")).warmUp()).isFalse();
@@ -177,20 +177,6 @@ class BenchOptionsTest {
         BenchSettings adopted = server.settings(BenchTest.WRITE_LAT, false)
                 .adopt(BenchRecord.parse(warm.toRecord().format(), "SETUP"));
         assertThat(adopted.warmUp()).isTrue();
-        assertThat(LatencyRun.warmUpRounds(adopted, 2)).isEqualTo(LatencyRun.warmUpRounds(warm, 2))
-                .isEqualTo(LatencyRun.WARM_UP_ROUNDS);
-    }
-
-    @Test
-    void warmUpsAreBoundedByTheirBytes() {
-        BenchOptions o = new BenchOptions();
-        o.iterations = 100_000L;
-        BenchSettings s = o.settings(BenchTest.WRITE_LAT, false);
-        assertThat(LatencyRun.warmUpRounds(s, 2)).isEqualTo(LatencyRun.WARM_UP_ROUNDS);
-        assertThat(LatencyRun.warmUpRounds(s, 8L << 20)).isEqualTo(LatencyRun.WARM_UP_BYTES / (8L << 20));
-        o.durationSeconds = 5L;
-        o.iterations = null;
-        assertThat(LatencyRun.warmUpRounds(o.settings(BenchTest.WRITE_LAT, false), 2)).as("duration mode").isZero();
     }
 
     @Test
