@@ -131,7 +131,9 @@ public final class EngineTurn implements AutoCloseable {
             if (ran) {
                 try {
                     missed = false;
-                    work = agent.doWork();
+                    // While the host polls, its next call sends what rides better with its posts (see
+                    // Agent.doWorkStandingBy); otherwise this thread is the one that must send everything.
+                    work = hostPolls ? agent.doWorkStandingBy() : agent.doWork();
                 } catch (Throwable t) {
                     lastError = t;
                     work = 1;

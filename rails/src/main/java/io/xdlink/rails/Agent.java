@@ -12,6 +12,15 @@ public interface Agent {
     /** Does what is ready without blocking; returns how much work was done (0 when idle). */
     int doWork();
 
+    /**
+     * A duty cycle run by a thread standing by for an owner that runs cycles of its own many times a second (a host
+     * polling its requests): work that rides better with the owner's next cycle may wait for it, never past the
+     * agent's own timers. By default the same as {@link #doWork}.
+     */
+    default int doWorkStandingBy() {
+        return doWork();
+    }
+
     /** Name for threads and logs. */
     String roleName();
 

@@ -42,9 +42,13 @@ final class AckCoalescer {
         this.delayNanos = settings.ackDelayNanos();
     }
 
-    /** A new duty cycle: an ACK asked for in the last one is due now (see {@link #asked}). */
-    void cycleStarted() {
-        if (asked) {
+    /**
+     * A new duty cycle: an ACK asked for in the last one is due now (see {@link #asked}); unless {@code sendAsked} is
+     * false (a standby's cycle, see {@code DeviceEngine.doWorkStandingBy}), when it waits for a cycle that sends it or
+     * for its delay, whichever comes first.
+     */
+    void cycleStarted(boolean sendAsked) {
+        if (asked && sendAsked) {
             asked = false;
             now = true;
         }
@@ -63,8 +67,13 @@ final class AckCoalescer {
             // Due at the next duty cycle's start, so it leaves in one write with whatever the host posts meanwhile
             // (a ping-pong's answer) instead of in a write of its own that wakes the peer once more per message:
             // a message of ack_every_frames and a little more would otherwise fill the count one frame before its
-            // end. A stream still gets an ACK within each duty cycle or every 2 * ack_every_frames frames.
+            // end. A stream still gets an ACK within each duty cycle or every 2 * ack_every_frames frames. The delay
+            // runs as well, for cycles that leave an asked ACK to the next (a standby's, see cycleStarted).
             asked = true;
+            if (dueAt == Long.MAX_VALUE) {
+                dueAt = at + delayNanos;
+                return dueAt;
+            }
         } else if (dueAt == Long.MAX_VALUE) {
             dueAt = at + delayNanos;
             return dueAt;

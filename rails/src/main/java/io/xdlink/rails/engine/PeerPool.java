@@ -309,9 +309,9 @@ final class PeerPool {
         return acks.unacknowledged() ? acks.send(out, now, planner.up()) : 0;
     }
 
-    /** A new duty cycle: an ACK asked for in the last one is due now. */
-    void cycleStarted() {
-        acks.cycleStarted();
+    /** A new duty cycle: an ACK asked for in the last one is due now, if {@code sendAsked}; else at its delay. */
+    void cycleStarted(boolean sendAsked) {
+        acks.cycleStarted(sendAsked);
     }
 
     /** A data frame arrived: count it toward the next ACK, and send that ACK now if the sender asks. */

@@ -35,16 +35,26 @@ class AckCoalescerTest {
         assertThat(acks.onData(EVERY - 1, false, 0)).isEqualTo(DELAY);
         assertThat(acks.onData(1, false, 10)).isEqualTo(Long.MAX_VALUE);
         assertThat(acks.due(10)).as("asked, but it waits for the next cycle").isFalse();
-        acks.cycleStarted();
+        acks.cycleStarted(true);
         assertThat(acks.due(10)).isTrue();
     }
 
     @Test
     void anAckRequestMakesItDueAtTheNextCycleStart() {
-        assertThat(acks.onData(1, true, 0)).as("no delay to arm").isEqualTo(Long.MAX_VALUE);
+        assertThat(acks.onData(1, true, 0)).as("its delay runs too").isEqualTo(DELAY);
         assertThat(acks.due(0)).isFalse();
-        acks.cycleStarted();
+        acks.cycleStarted(true);
         assertThat(acks.due(0)).isTrue();
+    }
+
+    @Test
+    void aStandbysCycleLeavesAnAskedAckToTheNextCycleOrItsDelay() {
+        assertThat(acks.onData(1, true, 0)).isEqualTo(DELAY);
+        acks.cycleStarted(false);
+        assertThat(acks.due(0)).as("a standby's cycle does not send it").isFalse();
+        assertThat(acks.due(DELAY)).as("its delay does").isTrue();
+        acks.cycleStarted(true);
+        assertThat(acks.due(1)).as("the owner's next cycle does, before the delay").isTrue();
     }
 
     @Test
@@ -60,7 +70,7 @@ class AckCoalescerTest {
     void nothingArrivedNothingIsOwed() {
         assertThat(acks.due(Long.MAX_VALUE - 1)).isFalse();
         assertThat(acks.unacknowledged()).isFalse();
-        acks.cycleStarted();
+        acks.cycleStarted(true);
         assertThat(acks.due(0)).isFalse();
         acks.dueBeforeControl();
         assertThat(acks.owed()).as("no queue pair moved: a NAK need not wait").isFalse();
