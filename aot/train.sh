@@ -1,6 +1,7 @@
 #!/bin/sh
 # Writes the JDK's ahead-of-time cache (JEP 483, 514) from one training run: the program a user starts first,
-# on the class path that will use the cache, so the first run starts with those classes loaded and linked. A failed or skipped run leaves no cache and does not fail the build: the program then runs without one.
+# on the class path that will use the cache, so the first run starts with those classes loaded and linked. A failed
+# or skipped run leaves no cache and does not fail the build: the program then runs without one.
 # Called by Maven (exec-maven-plugin) in the package phase of cli (the launcher's cache) and ccl-plugin (the
 # plugin's in-process JVM):
 #   train.sh <java home> <cache file> <skip: true|false> <jar, or directory whose jars in name order> <main> [args]
@@ -51,7 +52,8 @@ echo "xdlink: $name: training run of $1 (log: $log)"
 # --enable-native-access as the launcher and the shim pass it. Written under a temporary name, so an interrupted
 # run leaves nothing the launcher could pick up.
 # shellcheck disable=SC2086
-if ! $run "$home/bin/java" --enable-native-access=ALL-UNNAMED -XX:AOTCacheOutput="$cache.tmp" $no_profiles -cp "$cp" "$@" \
+if ! $run "$home/bin/java" --enable-native-access=ALL-UNNAMED -XX:AOTCacheOutput="$cache.tmp" $no_profiles \
+    -cp "$cp" "$@" \
     >"$log" 2>&1; then
   warn "the training run failed (see $log)"
 fi

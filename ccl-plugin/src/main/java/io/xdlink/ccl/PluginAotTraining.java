@@ -8,8 +8,9 @@ import java.lang.foreign.MemorySegment;
  * method profiles, see {@code aot/train.sh}): in one JVM, the calls a collective library makes first, over
  * {@code loopback=1} (the simulator): init, listen, connect and accept with retries, registration, then
  * isend/irecv/test at 8 B, 64 KiB and 1 MiB with up to 8 requests in flight, and the closes. {@code aot/train.sh}
- * starts it with {@code -XX:AOTCacheOutput} on the class path the shim builds (every jar in the plugin directory, sorted); it is not part of the plugin's API.
- * The native entry points themselves (upcall stubs) are not trained: those classes load from the jars as before.
+ * starts it with {@code -XX:AOTCacheOutput} on the class path the shim builds (every jar in the plugin directory,
+ * sorted); it is not part of the plugin's API. The native entry points themselves (upcall stubs) are not trained:
+ * those classes load from the jars as before.
  */
 public final class PluginAotTraining {
     private static final int IN_FLIGHT = 8;

@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * The build's training run for the JDK's ahead-of-time cache (JEP 483, 514): runs, in one JVM, the commands a new
  * user runs first (the quick start's loopback bandwidth and latency tests), so the cache written at its exit holds
- * those classes loaded and linked (not their methods' profiles: see {@code aot/train.sh}). {@code aot/train.sh} starts it with
- * {@code -XX:AOTCacheOutput} on the class path the launcher uses; it is not a user command.
+ * those classes loaded and linked (not their methods' profiles: see {@code aot/train.sh}). {@code aot/train.sh}
+ * starts it with {@code -XX:AOTCacheOutput} on the class path the launcher uses; it is not a user command.
  */
 public final class AotTraining {
     /** Small counts: the cache needs the path taken, not a measurement, and the build should stay quick. */

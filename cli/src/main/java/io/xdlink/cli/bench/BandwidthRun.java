@@ -33,24 +33,11 @@ final class BandwidthRun {
      * rate stops climbing ({@link WarmUpPlateau}); every request completes before the measured run starts.
      */
     void warmUp() {
-        WarmUpPlateau plateau = new WarmUpPlateau();
-        long perRound = Math.max(1, Math.min(WARM_UP_FIRST_MESSAGES, WARM_UP_FIRST_BYTES / size));
-        while (true) {
-            long start = System.nanoTime();
-            long compiled = WarmUpPlateau.compilerMillis();
-            runIterations(perRound);
-            long took = System.nanoTime() - start;
-            plateau.round(perRound * size * ep.qps().size(), took, (WarmUpPlateau.compilerMillis() - compiled) * 1_000_000);
-            if (plateau.level()) {
-                return;
-            }
-            perRound = plateau.nextMessages(size * ep.qps().size(), s.txDepth());
-        }
+        WarmUpPlateau.run(WarmUpPlateau.firstRound(WARM_UP_FIRST_MESSAGES, size), s.txDepth(), this::runIterations);
     }
 
-    /** Messages per queue pair in a warm-up's first round, and most bytes it moves: its rate sizes the next one. */
+    /** Messages per queue pair in a warm-up's first round. */
     static final long WARM_UP_FIRST_MESSAGES = 256;
-    static final long WARM_UP_FIRST_BYTES = 64L << 20;
 
     private BwResult runIterations(long perQp) {
         List<QueuePair> qps = ep.qps();

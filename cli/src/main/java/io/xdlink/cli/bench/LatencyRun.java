@@ -17,9 +17,8 @@ final class LatencyRun {
     private LatencyRun() {
     }
 
-    /** Round trips in a warm-up's first round, and most bytes it moves each way: its rate sizes the next one. */
+    /** Round trips in a warm-up's first round. */
     static final long WARM_UP_FIRST_ROUNDS = 1000;
-    static final long WARM_UP_FIRST_BYTES = 64L << 20;
 
     /**
      * The client's warm-up before the first size's measured round trips ({@code --perform_warm_up}): rounds of round
@@ -29,21 +28,13 @@ final class LatencyRun {
      * answers every ping until the client's result stops it.
      */
     private static long warmUp(Pinger p, long size) {
-        WarmUpPlateau plateau = new WarmUpPlateau();
-        long i = 0;
-        long n = Math.max(1, Math.min(WARM_UP_FIRST_ROUNDS, WARM_UP_FIRST_BYTES / size));
-        while (true) {
-            long compiled = WarmUpPlateau.compilerMillis();
-            long start = System.nanoTime();
+        long[] made = {0};
+        WarmUpPlateau.run(WarmUpPlateau.firstRound(WARM_UP_FIRST_ROUNDS, size), 1, n -> {
             for (long k = 0; k < n; k++) {
-                p.roundTrip(i++, () -> false);
+                p.roundTrip(made[0]++, () -> false);
             }
-            plateau.round(n, System.nanoTime() - start, (WarmUpPlateau.compilerMillis() - compiled) * 1_000_000);
-            if (plateau.level()) {
-                return i;
-            }
-            n = plateau.nextMessages(1, 1);
-        }
+        });
+        return made[0];
     }
 
     /**

@@ -109,23 +109,13 @@ final class RawBaseline {
      */
     private static void warmUp(SocketChannel ch, Watchdog dog, ByteBuffer buf, ByteBuffer header, BenchSettings s,
                                long size) throws IOException {
-        WarmUpPlateau plateau = new WarmUpPlateau();
-        long n = Math.max(1, Math.min(BandwidthRun.WARM_UP_FIRST_MESSAGES, BandwidthRun.WARM_UP_FIRST_BYTES / size));
-        while (true) {
-            long compiled = WarmUpPlateau.compilerMillis();
-            long start = System.nanoTime();
+        WarmUpPlateau.run(WarmUpPlateau.firstRound(BandwidthRun.WARM_UP_FIRST_MESSAGES, size), 1, n -> {
             if (s.test().isBandwidth()) {
                 stream(ch, dog, buf, header, size, n, true);
             } else {
                 pingPong(ch, dog, buf, header, size, Math.toIntExact(n), null);
             }
-            long took = System.nanoTime() - start;
-            plateau.round(n, took, (WarmUpPlateau.compilerMillis() - compiled) * 1_000_000);
-            if (plateau.level()) {
-                return;
-            }
-            n = plateau.nextMessages(1, 1);
-        }
+        });
     }
 
     /** Announces {@code iters} messages of {@code size} (unmeasured if {@code warmUp}), writes them and waits for

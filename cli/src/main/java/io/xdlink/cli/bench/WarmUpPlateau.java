@@ -8,10 +8,10 @@ import java.util.List;
 
 /**
  * Decides when a warm-up has reached the rate the path keeps (messages of a bandwidth test, round trips of a latency
- * test): the warm-up runs in rounds of
- * about {@link #ROUND_NANOS} each and stops once the median rate of the last {@link #SPAN} rounds is no more than
- * {@link #GAIN} above the median of the {@link #SPAN} before them and the compilers spent less than {@link #COMPILING}
- * of the last round, or after {@link #MAX_NANOS} whatever the rates.
+ * test), and runs one ({@link #run}): the warm-up runs in rounds of about {@link #ROUND_NANOS} each and stops once the
+ * median rate of the last {@link #SPAN} rounds is no more than {@link #GAIN} above the median of the {@link #SPAN}
+ * before them and the compilers spent less than {@link #COMPILING} of the last round, or after {@link #MAX_NANOS}
+ * whatever the rates.
  *
  * <p>Why not a fixed count: in the two-host lab the compiler is still finishing the path seconds into a run, and a
  * fixed warm-up ends wherever the count runs out. A 64 KiB write_bw timed right after 1 GiB of warm-up ran at
@@ -37,13 +37,46 @@ final class WarmUpPlateau {
     /** The compilers' share of a round above which the path is taken to be still compiling. */
     static final double COMPILING = 0.10;
 
+    /** Most bytes a warm-up's first round moves (each way), whatever its count: its rate sizes the next round. */
+    static final long FIRST_ROUND_BYTES = 64L << 20;
+
     private final List<Double> rates = new ArrayList<>();
     private boolean compiling;
     private long elapsed;
 
+    /** One warm-up round: runs {@code n} messages or round trips. */
+    @FunctionalInterface
+    interface Round<E extends Exception> {
+        void run(long n) throws E;
+    }
+
     /**
-     * One round moved {@code bytes} in {@code nanos}, while this process's compilers worked {@code compileNanos}
-     * (summed over their threads; 0 where the JVM cannot tell).
+     * Runs a warm-up: a first round of {@code first} messages or round trips, then rounds sized to take about
+     * {@link #ROUND_NANOS} at the last round's rate (at least {@code floor}), until the rate is {@link #level}.
+     */
+    static <E extends Exception> void run(long first, long floor, Round<E> round) throws E {
+        WarmUpPlateau plateau = new WarmUpPlateau();
+        long n = first;
+        while (true) {
+            long compiled = compilerMillis();
+            long start = System.nanoTime();
+            round.run(n);
+            plateau.round(n, System.nanoTime() - start, (compilerMillis() - compiled) * 1_000_000);
+            if (plateau.level()) {
+                return;
+            }
+            n = plateau.nextMessages(1, floor);
+        }
+    }
+
+    /** A first round of at most {@code count} messages of {@code size} bytes and {@link #FIRST_ROUND_BYTES}. */
+    static long firstRound(long count, long size) {
+        return Math.max(1, Math.min(count, FIRST_ROUND_BYTES / size));
+    }
+
+    /**
+     * One round moved {@code bytes} (or messages, or round trips: only rates are compared) in {@code nanos}, while
+     * this process's compilers worked {@code compileNanos} (summed over their threads; 0 where the JVM cannot tell).
      */
     void round(long bytes, long nanos, long compileNanos) {
         if (bytes < 0 || nanos <= 0 || compileNanos < 0) {
@@ -85,7 +118,7 @@ final class WarmUpPlateau {
     }
 
     /** Milliseconds this JVM's compilers have worked, summed over their threads; 0 where it cannot tell. */
-    static long compilerMillis() {
+    private static long compilerMillis() {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }

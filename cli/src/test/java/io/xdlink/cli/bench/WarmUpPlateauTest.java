@@ -77,7 +77,8 @@ class WarmUpPlateauTest {
     @Test
     void impossibleRoundsAreRefused() {
         WarmUpPlateau p = new WarmUpPlateau();
-        assertThatThrownBy(() -> p.round(1, 0, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 ns");
+        assertThatThrownBy(() -> p.round(1, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0 ns");
         assertThatThrownBy(() -> p.round(-1, 5, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -63,18 +63,17 @@ final class AckCoalescer {
         dataSinceAck += frames;
         if (dataSinceAck >= 2 * everyFrames) {
             now = true;
-        } else if (ackRequest || dataSinceAck >= everyFrames) {
+            return Long.MAX_VALUE;
+        }
+        if (ackRequest || dataSinceAck >= everyFrames) {
             // Due at the next duty cycle's start, so it leaves in one write with whatever the host posts meanwhile
             // (a ping-pong's answer) instead of in a write of its own that wakes the peer once more per message:
             // a message of ack_every_frames and a little more would otherwise fill the count one frame before its
             // end. A stream still gets an ACK within each duty cycle or every 2 * ack_every_frames frames. The delay
-            // runs as well, for cycles that leave an asked ACK to the next (a standby's, see cycleStarted).
+            // below runs as well, for cycles that leave an asked ACK to the next (a standby's, see cycleStarted).
             asked = true;
-            if (dueAt == Long.MAX_VALUE) {
-                dueAt = at + delayNanos;
-                return dueAt;
-            }
-        } else if (dueAt == Long.MAX_VALUE) {
+        }
+        if (dueAt == Long.MAX_VALUE) {
             dueAt = at + delayNanos;
             return dueAt;
         }
