@@ -19,7 +19,7 @@ import java.util.List;
  * first 4-8 seconds and staying there. The rate itself says when the climb is over, on this host and the peer alike
  * (the peer's compiler shows up only in the rate), and it says it at once on a paced cable that never climbs. The
  * compilers' own time guards against a pause in the climb: the same run held at 8 Gb/s for a second while this
- * process's compilers still worked 50-90% of each round.
+ * process's compilers still worked 40-100% of each round.
  */
 final class WarmUpPlateau {
     /** How long one round of the warm-up should take: long enough to average over the noise of a shared host. */

@@ -72,4 +72,47 @@ class RawBaselineTest {
             }
         }
     }
+
+    @Test
+    void aSizeOutsideTheAgreedOnesIsRefusedByName() throws Exception {
+        for (long size : new long[] {0, -4096, 4097, Long.MAX_VALUE}) {
+            BenchSettings s = settings("-s", "4096", "-n", "10");
+            ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
+            CompletableFuture<Throwable> server = serve(ss, s);
+            try (Socket c = new Socket()) {
+                c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+                header(new DataOutputStream(c.getOutputStream()), size, -3);
+                assertThat(server.get(10, TimeUnit.SECONDS)).as("size %d", size).isInstanceOf(BenchException.class)
+                        .hasMessage("the raw baseline client sent size " + size + " x 3, not what was agreed");
+            }
+        }
+    }
+
+    @Test
+    void aHeaderCutShortOrAWarmUpCutShortEndsTheServerWithOneLine() throws Exception {
+        for (int cut : new int[] {0, 7, 15}) {
+            BenchSettings s = settings("-s", "4096", "-n", "10");
+            ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
+            CompletableFuture<Throwable> server = serve(ss, s);
+            try (Socket c = new Socket()) {
+                c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+                c.getOutputStream().write(new byte[cut]);
+            }
+            assertThat(server.get(10, TimeUnit.SECONDS)).as("%d header bytes", cut)
+                    .isInstanceOf(BenchException.class)
+                    .hasMessage("the raw baseline failed: the peer closed the baseline connection");
+        }
+        BenchSettings s = settings("-s", "4096", "-n", "10");
+        ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
+        CompletableFuture<Throwable> server = serve(ss, s);
+        try (Socket c = new Socket()) {
+            c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+            DataOutputStream out = new DataOutputStream(c.getOutputStream());
+            header(out, 4096, -3);
+            out.write(new byte[4096 * 2 + 100]); // a warm-up of three messages that stops inside the third
+            out.flush();
+        }
+        assertThat(server.get(10, TimeUnit.SECONDS)).as("warm-up cut short").isInstanceOf(BenchException.class)
+                .hasMessage("the raw baseline failed: the peer closed the baseline connection");
+    }
 }
