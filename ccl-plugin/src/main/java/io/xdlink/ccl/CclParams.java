@@ -79,15 +79,17 @@ public final class CclParams implements ParamProvider {
             .build();
 
     /*
-     * Off by default, a trade measured with tests/src/test/c/netbench-lab.sh (one unshaped cable, 2 cores, load average
-     * 2.1-4.3, 5 rounds in turns with 0): with 200 us the 8-byte round trip's median was 48-67 us (median 61) against
-     * 67-102 (91), 64 KiB and 8 MiB moved within the noise (medians 5.3 and 12.1 Gb/s against 5.3 and 12.2), but
-     * 1 MiB fell to 9.0-14.8 Gb/s (median 10.5) against 9.6-17.7 (15.6): while the host's thread is away between
-     * calls, a standby that reads too keeps the socket drained. A host of small, latency-bound collectives may set it.
+     * 1 ms by default, measured with tests/src/test/c/netbench-lab.sh (one unshaped cable, 2 cores, load average
+     * 2.6-3.2, 3 rounds in turns with 0, both with host polls that leave an asked-for acknowledgement to the host's
+     * next post): the 8-byte round trip's median was 26.8, 38.1 and 31.5 us with it against 69.6, 89.3 and 65.0 us
+     * without; 64 KiB, 1 MiB and 8 MiB moved within the noise either way (ratios to the socket 0.45-0.82, 1.02-1.20
+     * and 1.43-1.53 with it, 0.45-0.65, 0.85-1.15 and 1.20-1.48 without). Waiting on the rails' sockets, the standby
+     * woke on every frame that arrived (about once per round trip) and took a third of a processor from the hosts'
+     * own polling threads; a host that stops calling gets it back on the sockets within two pauses.
      */
     public static final ParamSpec<Long> STANDBY_PAUSE = ParamSpec.builder("ccl_standby_pause_us",
                     new ParamType.Int(0, 100_000, true))
-            .defaultValue(0L).unit("us")
+            .defaultValue(1000L).unit("us")
             .description("With ccl_host_polls, while the host's calls keep running the rails engine, the standby "
                     + "thread pauses this long at a time instead of waiting on the rails' sockets; 0: it never does")
             .build();

@@ -24,8 +24,21 @@ class EngineTurnTest {
         volatile Runnable inside = () -> { };
         volatile RuntimeException toThrow;
 
+        /** Cycles a caller (not the standby) ran, full and standing by. */
+        final AtomicInteger callerFull = new AtomicInteger();
+        final AtomicInteger callerStandingBy = new AtomicInteger();
+
         @Override
         public int doWork() {
+            return cycle(false);
+        }
+
+        @Override
+        public int doWorkStandingBy() {
+            return cycle(true);
+        }
+
+        private int cycle(boolean standingBy) {
             if (depth.incrementAndGet() > 1) {
                 nested.incrementAndGet();
             }
@@ -33,6 +46,8 @@ class EngineTurnTest {
                 cycles.incrementAndGet();
                 if (Thread.currentThread().getName().endsWith("-standby")) {
                     standbyCycles.incrementAndGet();
+                } else {
+                    (standingBy ? callerStandingBy : callerFull).incrementAndGet();
                 }
                 inside.run();
                 RuntimeException t = toThrow;
@@ -180,6 +195,44 @@ class EngineTurnTest {
             }
             assertThat(agent.standbyCycles.get()).as("the standby runs again once the host stopped")
                     .isGreaterThanOrEqualTo(stopped + 3);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void whileTheHostPollsItsLooksStandByAndItsPostsRunFullCycles() throws Exception {
+        for (boolean hostPolls : new boolean[] {true, false}) {
+            CountingAgent agent = new CountingAgent();
+            AtomicBoolean stop = new AtomicBoolean();
+            // After its first cycle this standby idles until the test ends, so every call below takes the turn.
+            IdleStrategy sleepsUntilStopped = w -> {
+                while (!stop.get()) {
+                    LockSupport.parkNanos(1_000_000);
+                }
+            };
+            EngineTurn t = new EngineTurn(agent, sleepsUntilStopped, System::nanoTime, hostPolls, 0);
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (agent.standbyCycles.get() == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                Thread.sleep(50);
+                for (int i = 0; i < 5; i++) {
+                    t.poll();
+                }
+                for (int i = 0; i < 3; i++) {
+                    t.step();
+                }
+                // A look that took a message in leaves the acknowledgement the peer asked for to the host's next
+                // post, where it shares a write; a host that does not poll may never post again, so it sends it.
+                assertThat(agent.callerStandingBy.get()).as("looks standing by, hostPolls=" + hostPolls)
+                        .isEqualTo(hostPolls ? 5 : 0);
+                assertThat(agent.callerFull.get()).as("full cycles, hostPolls=" + hostPolls)
+                        .isEqualTo(hostPolls ? 3 : 8);
+            } finally {
+                stop.set(true);
+                t.close();
+            }
         }
     }
 

@@ -13,9 +13,10 @@ public interface Agent {
     int doWork();
 
     /**
-     * A duty cycle run by a thread standing by for an owner that runs cycles of its own many times a second (a host
-     * polling its requests): work that rides better with the owner's next cycle may wait for it, never past the
-     * agent's own timers. By default the same as {@link #doWork}.
+     * A duty cycle that only looks, for an owner that posts work many times a second (a host polling its requests):
+     * run by a thread standing by for that owner, or by the owner's own looks between its posts. Work that rides
+     * better with the owner's next {@link #doWork} may wait for it, never past the agent's own timers. By default the
+     * same as {@link #doWork}.
      */
     default int doWorkStandingBy() {
         return doWork();

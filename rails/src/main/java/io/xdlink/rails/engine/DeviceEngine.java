@@ -115,12 +115,12 @@ public final class DeviceEngine implements Agent {
     }
 
     /**
-     * A cycle run while the owner polls: an acknowledgement the peer asked for is left to the owner's next cycle, so
-     * it leaves in the same write as what the owner posts then (an answer, an advertisement) instead of in a write of
-     * its own; its {@code ack_delay} timer still sends it if the owner's cycle does not come. In the two-host lab a
-     * plugin's standby otherwise woke on each arriving frame and sent the acknowledgement alone; between two plugin
-     * processes (three rounds each, in turns) 1 MiB messages moved at 9.4-10.8 Gb/s that way and 12.0-17.8 with the
-     * acknowledgement left to the host's calls, 64 KiB at 3.3-4.4 against 4.8-9.3.
+     * A cycle that only looks, while the owner polls: an acknowledgement the peer asked for is left to the owner's
+     * next {@link #doWork} (a post), so it leaves in the same write as what the owner posts then (an answer, an
+     * advertisement) instead of in a write of its own; its {@code ack_delay} timer still sends it if no post comes.
+     * In the two-host lab a plugin's standby otherwise woke on each arriving frame and sent the acknowledgement
+     * alone; between two plugin processes (three rounds each, in turns) 1 MiB messages moved at 9.4-10.8 Gb/s that
+     * way and 12.0-17.8 with the acknowledgement left to the host's calls, 64 KiB at 3.3-4.4 against 4.8-9.3.
      */
     @Override
     public int doWorkStandingBy() {
