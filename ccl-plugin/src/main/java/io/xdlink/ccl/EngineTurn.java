@@ -25,13 +25,12 @@ import java.util.function.LongSupplier;
  * <p>{@link #hostPolls} says whether the host's calls should step the engine even on a comm with nothing new
  * ({@code ccl_host_polls}): the ends then keep their attention driven, so the native mirror sends every
  * {@code test()} and isend into Java, where it runs a duty cycle and reads the rails, as a socket transport's
- * {@code test()} reads its socket. The standby's own cycles then leave an acknowledgement the peer asked for to the
- * host's next call ({@link io.xdlink.rails.Agent#doWorkStandingBy}), where it shares a write with what the host
- * posts. With {@code ccl_standby_pause_us} the standby thread steps aside while such calls keep coming: it pauses
- * that long at a time instead of sleeping on the rails, where every frame that arrives wakes it to compete with the
- * host's own thread for the turn and for a processor. That shortens a round trip and costs streams of mid-sized
- * messages, which the standby's reading keeps flowing while the host is between calls (see
- * {@link CclParams#STANDBY_PAUSE}).
+ * {@code test()} reads its socket. The standby's cycles and the host's looks ({@link #poll}) then leave an
+ * acknowledgement the peer asked for to the host's next post ({@link io.xdlink.rails.Agent#doWorkStandingBy}),
+ * where it shares a write with what the host posts. With {@code ccl_standby_pause_us} (1 ms by default) the standby
+ * thread steps aside while such calls keep coming: it pauses that long at a time instead of sleeping on the rails,
+ * where every frame that arrives wakes it to compete with the host's own thread for the turn and for a processor
+ * (see {@link CclParams#STANDBY_PAUSE} for what that cost).
  */
 public final class EngineTurn implements AutoCloseable {
     /** For devices whose engine runs on its own progress thread: {@link #step} does nothing. */

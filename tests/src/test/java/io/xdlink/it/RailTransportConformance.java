@@ -631,15 +631,20 @@ public abstract class RailTransportConformance extends SeededConformance {
         assertThat(drain(e.b(), received)).isZero();
         int before = wakes.get();
         List<byte[]> sent = new ArrayList<>();
+        boolean[] refused = {false};
         await("a wake for arriving frames", () -> {
             if (sent.size() < 100) {
                 byte[] f = randomFrame(e.a(), 1 + random.nextInt(MAX));
                 if (e.a().offer(MemorySegment.ofArray(f))) {
                     sent.add(f);
+                } else {
+                    refused[0] = true;
                 }
             }
             e.a().flush();
-            return wakes.get() > before;
+            // After the wake, a few more frames unless the rail is full: over a lossy transport one frame alone may be
+            // the one its faults lose or damage, and "most arrive intact" says nothing about a single frame.
+            return wakes.get() > before && (sent.size() >= 16 || refused[0]);
         });
         awaitArrivals(e.a(), e.b(), sent.size(), received);
         assertArrivals(e.b(), sent, received);
