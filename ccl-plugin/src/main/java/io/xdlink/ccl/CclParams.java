@@ -80,12 +80,15 @@ public final class CclParams implements ParamProvider {
 
     /*
      * 1 ms by default, measured with tests/src/test/c/netbench-lab.sh (one unshaped cable, 2 cores, load average
-     * 2.6-3.2, 3 rounds in turns with 0, both with host polls that leave an asked-for acknowledgement to the host's
-     * next post): the 8-byte round trip's median was 26.8, 38.1 and 31.5 us with it against 69.6, 89.3 and 65.0 us
-     * without; 64 KiB, 1 MiB and 8 MiB moved within the noise either way (ratios to the socket 0.45-0.82, 1.02-1.20
-     * and 1.43-1.53 with it, 0.45-0.65, 0.85-1.15 and 1.20-1.48 without). Waiting on the rails' sockets, the standby
-     * woke on every frame that arrived (about once per round trip) and took a third of a processor from the hosts'
-     * own polling threads; a host that stops calling gets it back on the sockets within two pauses.
+     * 1.5-3.2, rounds in turns with 0, both with host polls that leave an asked-for acknowledgement to the host's next
+     * post). Waiting on the rails' sockets, the standby woke on every frame that arrived (about once per round trip)
+     * and took a third of a processor from the hosts' own polling threads: the 8-byte round trip's median was 26.8,
+     * 38.1 and 31.5 us with the pause against 69.6, 89.3 and 65.0 us without, and 31.9, 39.3, 35.8 against 79.4,
+     * 62.2, 57.1 on a later day. The standby pauses only while no duty cycle of the last pause ended with bytes on
+     * their way through the rails (EngineTurn.stepAside): pausing through such transfers moved 1 MiB messages at
+     * 8.7, 9.1 and 8.4 Gb/s against 13.0, 12.7 and 11.7 without the pause; staying on the sockets for them, 13.7,
+     * 11.1, 10.4, 12.5, 10.0, 9.9 and 8.2 against 14.2, 16.1, 9.9, 12.2, 9.4, 7.4 and 8.4. A host that stops calling
+     * gets the standby back on the sockets within two pauses.
      */
     public static final ParamSpec<Long> STANDBY_PAUSE = ParamSpec.builder("ccl_standby_pause_us",
                     new ParamType.Int(0, 100_000, true))

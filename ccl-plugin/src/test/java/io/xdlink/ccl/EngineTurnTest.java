@@ -60,6 +60,14 @@ class EngineTurnTest {
             }
         }
 
+        /** Whether the agent says bytes are on their way through its links (as of now). */
+        volatile boolean transferring;
+
+        @Override
+        public long lastMidTransferNanos() {
+            return transferring ? System.nanoTime() : Long.MIN_VALUE;
+        }
+
         @Override
         public String roleName() {
             return "test-engine";
@@ -233,6 +241,26 @@ class EngineTurnTest {
                 stop.set(true);
                 t.close();
             }
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void whileATransferRunsTheStandbyStaysOnTheRailsThoughTheHostPolls() throws Exception {
+        CountingAgent agent = new CountingAgent();
+        agent.transferring = true;
+        long pause = TimeUnit.MILLISECONDS.toNanos(100);
+        try (EngineTurn t = new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, true, pause)) {
+            // As in the test above, the host polls for 300 ms; but bytes keep moving through the rails, so the
+            // standby keeps its own cycles (about one a millisecond) for the room to write or the next part to read.
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+            int before = agent.standbyCycles.get();
+            while (System.nanoTime() < until) {
+                t.poll();
+                LockSupport.parkNanos(100_000);
+            }
+            assertThat(agent.standbyCycles.get() - before).as("standby cycles while a transfer ran")
+                    .isGreaterThanOrEqualTo(10);
         }
     }
 

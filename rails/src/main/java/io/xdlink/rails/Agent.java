@@ -22,6 +22,15 @@ public interface Agent {
         return doWork();
     }
 
+    /**
+     * When a duty cycle last ended with bytes on their way through the agent's links (output not yet taken, a frame
+     * only partly read), on the agent's clock; {@link Long#MIN_VALUE} when never. Any thread. A thread standing by
+     * for an owner that polls stays where the links can wake it while transfers run. By default never.
+     */
+    default long lastMidTransferNanos() {
+        return Long.MIN_VALUE;
+    }
+
     /** Name for threads and logs. */
     String roleName();
 

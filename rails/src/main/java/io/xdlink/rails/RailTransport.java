@@ -92,6 +92,14 @@ public interface RailTransport extends AutoCloseable {
     /** False once closed or failed. */
     boolean isOpen();
 
+    /**
+     * Whether bytes are on their way through this rail right now: output the link has not taken yet, or a frame
+     * only partly read. Owning engine's thread only. A transport that keeps no such state answers false.
+     */
+    default boolean midTransfer() {
+        return false;
+    }
+
     @Override
     void close();
 

@@ -61,6 +61,8 @@ public final class DeviceEngine implements Agent {
     private static final Runnable NO_WAKER = () -> { };
     private volatile Runnable waker = NO_WAKER;
     private long now;
+    /** See {@link #lastMidTransferNanos}; written by the engine's thread at the end of a cycle. */
+    private volatile long midTransferAt = Long.MIN_VALUE;
     private long nextDeadline = Long.MAX_VALUE;
     private int roundRobin;
     private boolean closed;
@@ -163,7 +165,25 @@ public final class DeviceEngine implements Agent {
         work += send();
         work += flush();
         work += removeClosed();
+        if (midTransfer()) {
+            midTransferAt = now;
+        }
         return work;
+    }
+
+    private boolean midTransfer() {
+        for (int i = 0; i < rails.size(); i++) {
+            Rail r = rails.get(i);
+            if (r.state != Rail.State.CLOSED && r.transport.midTransfer()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public long lastMidTransferNanos() {
+        return midTransferAt;
     }
 
     private int flush() {

@@ -191,6 +191,11 @@ public final class TcpRailTransport implements RailTransport {
     }
 
     @Override
+    public boolean midTransfer() {
+        return writer.pending() > 0 || runs.placing() || reader.buffered() > 0;
+    }
+
+    @Override
     public int flush() {
         checkOpen();
         return writer.pending() == 0 ? 0 : Integer.signum(write());

@@ -91,6 +91,7 @@ class TcpRailTransportTest {
             pair.a().flush();
             assertThat(accepted).as("a socket nobody reads must fill up").isLessThan(1 << 20);
         }
+        assertThat(pair.a().midTransfer()).as("output the socket has not taken").isTrue();
         long[] next = {0};
         long total = accepted;
         Await.until(accepted + " frames drained", () -> {
@@ -102,6 +103,7 @@ class TcpRailTransportTest {
             return next[0] == total;
         });
         assertThat(pair.a().pendingBytes()).isZero();
+        assertThat(pair.a().midTransfer()).isFalse();
     }
 
     @Test
@@ -150,6 +152,30 @@ class TcpRailTransportTest {
         });
         assertThat(rail.isOpen()).isFalse();
         return thrown[0];
+    }
+
+    @Test
+    void aFrameOnlyPartlyReadIsATransferUnderWay() throws Exception {
+        CompletableFuture<Socket> raw = new CompletableFuture<>();
+        TcpRailTransport rail = railFedBy(raw);
+        try (Socket s = raw.get(30, TimeUnit.SECONDS)) {
+            List<byte[]> got = new ArrayList<>();
+            s.getOutputStream().write(new byte[] {0, 3, 7});
+            s.getOutputStream().flush();
+            Await.until("the first byte of the frame read", () -> {
+                drain(rail, got);
+                return rail.midTransfer();
+            });
+            assertThat(got).isEmpty();
+            s.getOutputStream().write(new byte[] {8, 9});
+            s.getOutputStream().flush();
+            Await.until("the frame whole", () -> {
+                drain(rail, got);
+                return !got.isEmpty();
+            });
+            assertThat(got).containsExactly(new byte[] {7, 8, 9});
+            assertThat(rail.midTransfer()).isFalse();
+        }
     }
 
     @Test
