@@ -31,9 +31,10 @@ run() {
   local args=(bench "$test" --report_gbits -s "$size" "${n[@]}" --baseline raw "$warm" "${extra[@]}")
   ip netns exec "$tag-a" "$here/xdlink" "${args[@]}" -P "host_root=$root/a" >"$out/server" 2>&1 &
   local server=$!
-  for _ in $(seq 200); do grep -q "Waiting for client" "$out/server" 2>/dev/null && break; sleep 0.05; done
+  # A cold JVM on a busy host can take seconds to listen; up to a minute before the client tries.
+  for _ in $(seq 1200); do grep -q "Waiting for client" "$out/server" 2>/dev/null && break; sleep 0.05; done
   ip netns exec "$tag-b" "$here/xdlink" "${args[@]}" -P "host_root=$root/b" 10.77.0.1 >"$out/client" 2>&1 || {
-    cat "$out/client" >&2; wait "$server" || true; return 1; }
+    cat "$out/client" >&2; echo "server:" >&2; cat "$out/server" >&2; kill "$server" 2>/dev/null; wait "$server" || true; return 1; }
   wait "$server"
   # The first row under a table header is xdlink's, the second the socket's.
   awk -v lat="$([ "${test#*_}" = lat ] && echo 1)" '
