@@ -121,17 +121,22 @@ public final class EngineTurn implements AutoCloseable {
             }
         }
         try {
-            if (posted || !hostPolls) {
-                agent.doWork();
-            } else {
-                agent.doWorkStandingBy();
-            }
+            cycle(posted);
         } catch (Throwable t) {
             // The engine's failures reach the connections as errors; a host's call must not carry them.
             lastError = t;
         } finally {
             turn.unlock();
         }
+    }
+
+    /**
+     * One duty cycle of the agent, by a call that posted work ({@code posts}) or one that only looks. While the host
+     * polls, a look leaves what rides better with the host's posts to its next one (see
+     * {@link Agent#doWorkStandingBy}); otherwise the cycle sends everything, since no post may come.
+     */
+    private int cycle(boolean posts) {
+        return posts || !hostPolls ? agent.doWork() : agent.doWorkStandingBy();
     }
 
     private void standBy(IdleStrategy idle) {
@@ -141,9 +146,7 @@ public final class EngineTurn implements AutoCloseable {
             if (ran) {
                 try {
                     missed = false;
-                    // While the host polls, its next call sends what rides better with its posts (see
-                    // Agent.doWorkStandingBy); otherwise this thread is the one that must send everything.
-                    work = hostPolls ? agent.doWorkStandingBy() : agent.doWork();
+                    work = cycle(false);
                 } catch (Throwable t) {
                     lastError = t;
                     work = 1;

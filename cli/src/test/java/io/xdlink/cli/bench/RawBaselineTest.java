@@ -33,6 +33,18 @@ class RawBaselineTest {
         });
     }
 
+    /**
+     * Starts a server agreed on 10 messages of 4096 bytes, completes {@code outcome} with what it ends with, and
+     * returns a client connected to it.
+     */
+    private static Socket clientOfAServer(CompletableFuture<Throwable> outcome) throws Exception {
+        ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
+        serve(ss, settings("-s", "4096", "-n", "10")).whenComplete((t, e) -> outcome.complete(e != null ? e : t));
+        Socket c = new Socket();
+        c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+        return c;
+    }
+
     private static void header(DataOutputStream out, long size, long count) throws Exception {
         out.writeLong(size);
         out.writeLong(count);
@@ -40,11 +52,8 @@ class RawBaselineTest {
 
     @Test
     void warmUpRoundsComeBeforeTheAgreedSizeAndAreNotCountedAsOne() throws Exception {
-        BenchSettings s = settings("-s", "4096", "-n", "10");
-        ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
-        CompletableFuture<Throwable> server = serve(ss, s);
-        try (Socket c = new Socket()) {
-            c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+        CompletableFuture<Throwable> server = new CompletableFuture<>();
+        try (Socket c = clientOfAServer(server)) {
             DataOutputStream out = new DataOutputStream(c.getOutputStream());
             DataInputStream in = new DataInputStream(c.getInputStream());
             for (long count : new long[] {-3, -7, 10}) {
@@ -60,11 +69,8 @@ class RawBaselineTest {
     @Test
     void aCountNoRunMayHaveIsRefusedByName() throws Exception {
         for (long count : new long[] {0, Long.MIN_VALUE, -(BenchOptions.MAX_ITERS + 1), BenchOptions.MAX_ITERS + 1}) {
-            BenchSettings s = settings("-s", "4096", "-n", "10");
-            ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
-            CompletableFuture<Throwable> server = serve(ss, s);
-            try (Socket c = new Socket()) {
-                c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+            CompletableFuture<Throwable> server = new CompletableFuture<>();
+            try (Socket c = clientOfAServer(server)) {
                 header(new DataOutputStream(c.getOutputStream()), 4096, count);
                 assertThat(server.get(10, TimeUnit.SECONDS)).as("count %d", count).isInstanceOf(BenchException.class)
                         .hasMessage("the raw baseline client sent size 4096 x " + Math.abs(count)
@@ -76,11 +82,8 @@ class RawBaselineTest {
     @Test
     void aSizeOutsideTheAgreedOnesIsRefusedByName() throws Exception {
         for (long size : new long[] {0, -4096, 4097, Long.MAX_VALUE}) {
-            BenchSettings s = settings("-s", "4096", "-n", "10");
-            ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
-            CompletableFuture<Throwable> server = serve(ss, s);
-            try (Socket c = new Socket()) {
-                c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+            CompletableFuture<Throwable> server = new CompletableFuture<>();
+            try (Socket c = clientOfAServer(server)) {
                 header(new DataOutputStream(c.getOutputStream()), size, -3);
                 assertThat(server.get(10, TimeUnit.SECONDS)).as("size %d", size).isInstanceOf(BenchException.class)
                         .hasMessage("the raw baseline client sent size " + size + " x 3, not what was agreed");
@@ -91,22 +94,16 @@ class RawBaselineTest {
     @Test
     void aHeaderCutShortOrAWarmUpCutShortEndsTheServerWithOneLine() throws Exception {
         for (int cut : new int[] {0, 7, 15}) {
-            BenchSettings s = settings("-s", "4096", "-n", "10");
-            ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
-            CompletableFuture<Throwable> server = serve(ss, s);
-            try (Socket c = new Socket()) {
-                c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+            CompletableFuture<Throwable> server = new CompletableFuture<>();
+            try (Socket c = clientOfAServer(server)) {
                 c.getOutputStream().write(new byte[cut]);
             }
             assertThat(server.get(10, TimeUnit.SECONDS)).as("%d header bytes", cut)
                     .isInstanceOf(BenchException.class)
                     .hasMessage("the raw baseline failed: the peer closed the baseline connection");
         }
-        BenchSettings s = settings("-s", "4096", "-n", "10");
-        ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
-        CompletableFuture<Throwable> server = serve(ss, s);
-        try (Socket c = new Socket()) {
-            c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+        CompletableFuture<Throwable> server = new CompletableFuture<>();
+        try (Socket c = clientOfAServer(server)) {
             DataOutputStream out = new DataOutputStream(c.getOutputStream());
             header(out, 4096, -3);
             out.write(new byte[4096 * 2 + 100]); // a warm-up of three messages that stops inside the third

@@ -44,8 +44,8 @@ final class AckCoalescer {
 
     /**
      * A new duty cycle: an ACK asked for in the last one is due now (see {@link #asked}); unless {@code sendAsked} is
-     * false (a cycle that only looks, see {@code DeviceEngine.doWorkStandingBy}), when it waits for a cycle that sends it or
-     * for its delay, whichever comes first.
+     * false (a cycle that only looks, see {@code DeviceEngine.doWorkStandingBy}), when it waits for a cycle that
+     * sends it or for its delay, whichever comes first.
      */
     void cycleStarted(boolean sendAsked) {
         if (asked && sendAsked) {
@@ -70,7 +70,8 @@ final class AckCoalescer {
             // (a ping-pong's answer) instead of in a write of its own that wakes the peer once more per message:
             // a message of ack_every_frames and a little more would otherwise fill the count one frame before its
             // end. A stream still gets an ACK within each duty cycle or every 2 * ack_every_frames frames. The delay
-            // below runs as well, for cycles that leave an asked ACK to a later one (those that only look, see cycleStarted).
+            // below runs as well, for cycles that leave an asked ACK to a later one (those that only look, see
+            // cycleStarted).
             asked = true;
         }
         if (dueAt == Long.MAX_VALUE) {
