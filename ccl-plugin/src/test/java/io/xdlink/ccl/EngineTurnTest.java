@@ -265,6 +265,51 @@ class EngineTurnTest {
     }
 
     @Test
+    @Timeout(60)
+    void whileAPollingHostsCycleHoldsTheTurnTheStandbyWaitsOffTheRails() throws Exception {
+        for (boolean hostPolls : new boolean[] {true, false}) {
+            CountingAgent agent = new CountingAgent();
+            agent.transferring = true; // so the standby never steps aside for the host's calls by the pause rule
+            AtomicInteger sleeps = new AtomicInteger();
+            // A sleep on the rails that ends at once, as it does while bytes the host's cycle has not read are there.
+            IdleStrategy endsAtOnce = w -> sleeps.incrementAndGet();
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            agent.inside = () -> {
+                if (!Thread.currentThread().getName().endsWith("-standby")) {
+                    hold(holding, release);
+                }
+            };
+            EngineTurn t = new EngineTurn(agent, endsAtOnce, System::nanoTime, hostPolls,
+                    TimeUnit.MILLISECONDS.toNanos(100));
+            Thread host = Thread.ofPlatform().start(() -> {
+                while (holding.getCount() > 0) {
+                    t.poll();
+                }
+            });
+            try {
+                assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+                int before = sleeps.get();
+                Thread.sleep(200);
+                int during = sleeps.get() - before;
+                // A polling host's standby waits for the cycle to end instead of sleeping on the rails over and over;
+                // one whose host does not poll keeps its old way (its calls hold the turn only when they post).
+                if (hostPolls) {
+                    assertThat(during).as("sleeps on the rails while a polling host's cycle held the turn")
+                            .isLessThan(5);
+                } else {
+                    assertThat(during).as("sleeps on the rails while a host's post held the turn")
+                            .isGreaterThan(100);
+                }
+            } finally {
+                release.countDown();
+                host.join();
+                t.close();
+            }
+        }
+    }
+
+    @Test
     void aTurnWhoseHostDoesNotPollNeverPausesItsStandby() throws Exception {
         CountingAgent agent = new CountingAgent();
         try (EngineTurn t = new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, false,
