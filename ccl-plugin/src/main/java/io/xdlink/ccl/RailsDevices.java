@@ -61,7 +61,7 @@ final class RailsDevices implements Devices.Source {
 
     private Device open(Fabric f, boolean invoker) {
         // A rails device is named after its host, so a handle says which host is listening.
-        DeviceConfig.Builder config = DeviceConfig.builder().id(f.localDomain()).settings(RailsSettings.from(params));
+        DeviceConfig.Builder config = DeviceConfig.builder().id(f.localDomain()).settings(RailsSettings.from(params, f));
         if (invoker) {
             config.invoker();
         } else {

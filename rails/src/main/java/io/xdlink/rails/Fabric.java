@@ -56,6 +56,15 @@ public interface Fabric extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * The {@code stripe_min_bytes} this fabric's rails run best with, used where the parameter was not set: by
+     * default the parameter's own default, measured on USB4 rings (the simulator's), where a write left whole on one
+     * rail leaves the other cable idle.
+     */
+    default long stripeMinBytes() {
+        return RailsParams.STRIPE_MIN_BYTES.defaultValue();
+    }
+
     @Override
     void close();
 }

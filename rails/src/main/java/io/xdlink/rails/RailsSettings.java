@@ -48,8 +48,21 @@ public record RailsSettings(long stripeMinBytes, int ackEveryFrames, long ackDel
 
     /** The rails parameters out of a resolved parameter set. */
     public static RailsSettings from(Params p) {
+        return from(p, p.get(RailsParams.STRIPE_MIN_BYTES));
+    }
+
+    /**
+     * The rails parameters for a device on {@code fabric}: where {@code stripe_min_bytes} was not set, the fabric's
+     * own ({@link Fabric#stripeMinBytes}).
+     */
+    public static RailsSettings from(Params p, Fabric fabric) {
+        boolean set = p.origin(RailsParams.STRIPE_MIN_BYTES).source() != Origin.Source.DEFAULT;
+        return from(p, set ? p.get(RailsParams.STRIPE_MIN_BYTES) : fabric.stripeMinBytes());
+    }
+
+    private static RailsSettings from(Params p, long stripeMinBytes) {
         return new RailsSettings(
-                p.get(RailsParams.STRIPE_MIN_BYTES),
+                stripeMinBytes,
                 p.get(RailsParams.ACK_EVERY_FRAMES).intValue(),
                 p.get(RailsParams.ACK_DELAY_US) * 1_000,
                 p.get(RailsParams.INFLIGHT_BYTES),

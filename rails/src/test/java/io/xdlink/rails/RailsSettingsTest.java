@@ -1,8 +1,14 @@
 package io.xdlink.rails;
 
+import io.xdlink.params.Origin;
 import io.xdlink.params.ParamException;
 import io.xdlink.params.ParamRegistry;
+import io.xdlink.params.Params;
+import io.xdlink.xdomain.ControlChannel;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -33,5 +39,54 @@ class RailsSettingsTest {
                 .hasMessageContaining("ack_every_frames");
         assertThatThrownBy(() -> RailsSettings.of("ack_every_frames", "64")).isInstanceOf(ParamException.class)
                 .hasMessageContaining("1..32");
+    }
+
+    /** A fabric with no peers, for what it says about its rails. */
+    private static class NoPeers implements Fabric {
+        @Override
+        public UUID localDomain() {
+            return new UUID(0, 1);
+        }
+
+        @Override
+        public List<PeerInfo> peers() {
+            return List.of();
+        }
+
+        @Override
+        public ControlChannel openControl(UUID peer) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public RailTransport openRail(UUID peer, String linkId, int index) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static Fabric stripingFrom(long bytes) {
+        return new NoPeers() {
+            @Override
+            public long stripeMinBytes() {
+                return bytes;
+            }
+        };
+    }
+
+    @Test
+    void anUnsetStripeMinimumIsTheFabricsAndASetOneIsTheUsers() {
+        Params defaults = Params.defaults(ParamRegistry.of(List.of(new RailsParams())));
+        assertThat(RailsSettings.from(defaults, stripingFrom(1 << 20)).stripeMinBytes()).isEqualTo(1 << 20);
+        // Set to the parameter's own default: still the user's choice, so the fabric's does not replace it.
+        Params set = defaults.with("stripe_min_bytes", "64K", Origin.explicit("test"));
+        assertThat(RailsSettings.from(set, stripingFrom(1 << 20)).stripeMinBytes()).isEqualTo(64 * 1024);
+        Params other = defaults.with("stripe_min_bytes", "8K", Origin.explicit("test"));
+        assertThat(RailsSettings.from(other, stripingFrom(1 << 20)).stripeMinBytes()).isEqualTo(8 * 1024);
+        // A fabric that says nothing keeps the parameter's default, measured on USB4 rings.
+        assertThat(RailsSettings.from(defaults, new NoPeers()).stripeMinBytes()).isEqualTo(64 * 1024);
     }
 }

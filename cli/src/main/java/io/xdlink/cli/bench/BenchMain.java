@@ -38,8 +38,8 @@ final class BenchMain {
         PrintWriter table = Output.isStdout(s.json()) ? err : out;
         params.warnings().forEach(w -> err.println("xdlink: warning: " + w));
         err.flush();
-        RailsSettings rails = RailsSettings.from(params);
         Fabric opened = open(params, s.loopback());
+        RailsSettings rails = RailsSettings.from(params, opened);
         try (Fabric fabric = RailFilter.apply(opened, s.rails())) {
             if (!s.rails().isEmpty()) {
                 RailFilter.requireKnown(s.loopback() ? peersOf(opened, s.timeout()) : opened.peers(), s.rails());

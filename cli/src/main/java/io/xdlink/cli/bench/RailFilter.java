@@ -161,6 +161,16 @@ final class RailFilter implements Fabric {
     }
 
     @Override
+    public Optional<String> peerLost(UUID peer) {
+        return fabric.peerLost(peer);
+    }
+
+    @Override
+    public long stripeMinBytes() {
+        return fabric.stripeMinBytes();
+    }
+
+    @Override
     public void close() {
         fabric.close();
     }
