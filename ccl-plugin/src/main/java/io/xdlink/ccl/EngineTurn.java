@@ -34,10 +34,10 @@ import java.util.function.LongSupplier;
  */
 public final class EngineTurn implements AutoCloseable {
     /**
-     * The longest wait of a standby that found a host's cycle holding the turn: a cycle of a polling host lasts a few
-     * to some tens of microseconds. Measured between two plugin processes (64 KiB, 8 in flight, six rounds in turns
-     * with sleeping on the rails instead): 6.0-10.4 Gb/s against 4.1-9.1, the standby's share of the processors
-     * having been 19% in epoll wake-ups that found the turn taken.
+     * The longest wait of a standby that found a host's cycle holding the turn (never longer than its pause): a cycle
+     * of a polling host lasts a few to some tens of microseconds. Measured between two plugin processes (64 KiB,
+     * 8 in flight, six rounds in turns with sleeping on the rails instead): 6.0-10.4 Gb/s against 4.1-9.1, the
+     * standby's share of the processors having been 19% in epoll wake-ups that found the turn taken.
      */
     static final long HELD_TURN_WAIT_NANOS = 50_000;
 
@@ -55,11 +55,6 @@ public final class EngineTurn implements AutoCloseable {
     private final boolean hostPolls;
     /** How long the standby pauses while host calls keep stepping the engine; 0: it never does. */
     private final long pauseNanos;
-    /**
-     * How long the standby waits when, while the host polls, it finds a host's cycle holding the turn: at most
-     * {@link #HELD_TURN_WAIT_NANOS}, never longer than the pause.
-     */
-    private final long heldTurnWaitNanos;
     /** When a host call last stepped the engine (or tried to), on {@link #clock}; read by the standby. */
     private volatile long hostCalledAt;
 
@@ -69,7 +64,6 @@ public final class EngineTurn implements AutoCloseable {
         this.standby = null;
         this.hostPolls = false;
         this.pauseNanos = 0;
-        this.heldTurnWaitNanos = 0;
     }
 
     /**
@@ -88,7 +82,6 @@ public final class EngineTurn implements AutoCloseable {
         this.clock = clock;
         this.hostPolls = hostPolls;
         this.pauseNanos = hostPolls ? standbyPauseNanos : 0;
-        this.heldTurnWaitNanos = Math.min(pauseNanos, HELD_TURN_WAIT_NANOS);
         this.hostCalledAt = clock.getAsLong() - this.pauseNanos;
         this.standby = Thread.ofPlatform().name(agent.roleName() + "-standby").daemon(true)
                 .start(() -> standBy(idle));
@@ -180,7 +173,7 @@ public final class EngineTurn implements AutoCloseable {
             if (!ran && pauseNanos > 0) {
                 // A host's cycle holds the turn and is reading the rails: a sleep on them would end at once, on the
                 // bytes it has not read yet, and set the standby spinning against it for a processor. Wait it out.
-                LockSupport.parkNanos(heldTurnWaitNanos);
+                LockSupport.parkNanos(Math.min(pauseNanos, HELD_TURN_WAIT_NANOS));
                 continue;
             }
             if (work == 0 && pauseNanos > 0 && stepAside(clock.getAsLong())) {

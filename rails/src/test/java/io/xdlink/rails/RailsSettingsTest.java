@@ -7,6 +7,7 @@ import io.xdlink.params.Params;
 import io.xdlink.xdomain.ControlChannel;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.UUID;
 
@@ -54,13 +55,13 @@ class RailsSettingsTest {
         }
 
         @Override
-        public ControlChannel openControl(UUID peer) {
-            throw new UnsupportedOperationException();
+        public ControlChannel openControl(UUID peer) throws IOException {
+            throw new IOException("no peer " + peer + ": this fabric has none");
         }
 
         @Override
-        public RailTransport openRail(UUID peer, String linkId, int index) {
-            throw new UnsupportedOperationException();
+        public RailTransport openRail(UUID peer, String linkId, int index) throws IOException {
+            throw new IOException("no peer " + peer + ": this fabric has none");
         }
 
         @Override
