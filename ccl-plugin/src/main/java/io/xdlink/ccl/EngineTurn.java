@@ -52,6 +52,8 @@ public final class EngineTurn implements AutoCloseable {
     private volatile Throwable lastError;
     /** A call found the turn taken since the holder's cycle began: the holder runs another before it idles. */
     private volatile boolean missed;
+    /** A host's post left its work to the next cycle ({@link #postLater}), which then runs as a post's. */
+    private volatile boolean postPending;
     private final boolean hostPolls;
     /** How long the standby pauses while host calls keep stepping the engine; 0: it never does. */
     private final long pauseNanos;
@@ -110,6 +112,24 @@ public final class EngineTurn implements AutoCloseable {
         run(false);
     }
 
+    /**
+     * For a post whose work may wait for the host's next call, when the host polls: nothing runs now, and the next
+     * cycle, whoever runs it, runs as a post's ({@link Agent#doWork}), so what the peer asked to have acknowledged
+     * leaves with it. A receive's advertisement then shares a write with the send the host posts next, or leaves
+     * from its next {@code test()}: in an 8-byte ping-pong between two plugin processes each end posts its next
+     * receive right before its answer, and the advertisement in a write of its own made two writes where a socket
+     * makes one. Only while the host keeps calling (within {@code ccl_standby_pause_us}, when the standby steps
+     * aside and comes back within that pause once the calls stop, running the post's cycle then): a host that does
+     * not poll, or has not called lately, may not call again soon, so its post runs the cycle now, as {@link #step}.
+     */
+    public void postLater() {
+        if (agent == null || pauseNanos == 0 || clock.getAsLong() - hostCalledAt >= pauseNanos) {
+            step();
+            return;
+        }
+        postPending = true;
+    }
+
     private void run(boolean posted) {
         if (agent == null || closed || turn.isHeldByCurrentThread()) {
             return;
@@ -144,7 +164,11 @@ public final class EngineTurn implements AutoCloseable {
      * {@link Agent#doWorkStandingBy}); otherwise the cycle sends everything, since no post may come.
      */
     private int cycle(boolean posts) {
-        return posts || !hostPolls ? agent.doWork() : agent.doWorkStandingBy();
+        if (posts || postPending || !hostPolls) {
+            postPending = false;
+            return agent.doWork();
+        }
+        return agent.doWorkStandingBy();
     }
 
     private void standBy(IdleStrategy idle) {

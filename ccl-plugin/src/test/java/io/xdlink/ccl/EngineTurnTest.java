@@ -246,6 +246,49 @@ class EngineTurnTest {
 
     @Test
     @Timeout(60)
+    void aPostLeftForLaterRunsNothingNowAndMakesTheNextLookAPostsCycle() throws Exception {
+        for (boolean hostPolls : new boolean[] {true, false}) {
+            CountingAgent agent = new CountingAgent();
+            AtomicBoolean stop = new AtomicBoolean();
+            IdleStrategy sleepsUntilStopped = w -> {
+                while (!stop.get()) {
+                    LockSupport.parkNanos(1_000_000);
+                }
+            };
+            // A pause longer than the test: once the host calls, the standby stays aside and runs nothing.
+            EngineTurn t = new EngineTurn(agent, sleepsUntilStopped, System::nanoTime, hostPolls,
+                    TimeUnit.SECONDS.toNanos(30));
+            String mode = "hostPolls=" + hostPolls;
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (agent.standbyCycles.get() == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                Thread.sleep(50);
+                t.postLater();
+                // No host call yet: it may not call again soon, so the post runs now.
+                assertThat(agent.callerFull.get()).as("cycles of a first post, " + mode).isEqualTo(1);
+                t.poll();
+                t.postLater();
+                // A polling host that keeps calling calls again at once: its post waits for that call, which runs
+                // it as a post's cycle (what the peer asked to have acknowledged goes with it). A host that does not
+                // poll may not call again: its post runs now.
+                assertThat(agent.callerFull.get()).as("cycles after a post of a calling host, " + mode)
+                        .isEqualTo(hostPolls ? 1 : 3);
+                t.poll();
+                t.poll();
+                assertThat(agent.callerFull.get()).as("full cycles, " + mode).isEqualTo(hostPolls ? 2 : 5);
+                assertThat(agent.callerStandingBy.get()).as("looks standing by, " + mode)
+                        .isEqualTo(hostPolls ? 2 : 0);
+            } finally {
+                stop.set(true);
+                t.close();
+            }
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void whileATransferRunsTheStandbyStaysOnTheRailsThoughTheHostPolls() throws Exception {
         CountingAgent agent = new CountingAgent();
         agent.transferring = true;

@@ -38,6 +38,8 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
     private final int device;
     final QueuePair qp;
     private final EngineTurn turn;
+    /** The request a test() is asking about while it drains; under the end's lock. */
+    private EngineRequest awaited;
     /** This end's lock; a producing thread only tries it, so it never waits on a host's call. */
     final ReentrantLock lock = new ReentrantLock();
     private final boolean drainOnArrival;
@@ -117,24 +119,35 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
         turn.step();
     }
 
+    /** Leaves what this end just posted to the host's next call when the host polls ({@link EngineTurn#postLater}). */
+    final void stepLater() {
+        turn.postLater();
+    }
+
     /**
      * Hands every completion of the queue pair to {@link #take}, sends first: a receive end learns its
-     * advertisement left before it looks at the writes that answer it.
+     * advertisement left before it looks at the writes that answer it. With {@code look}, each round runs a duty
+     * cycle of the engine first, so what the rails hold arrives; without, only what already completed is taken (a
+     * post, whose own cycle follows it, looks only when that is not enough).
      */
-    final void drainCompletions() {
+    final void drainCompletions(boolean look) {
         CompletionQueue sends = qp.sendCq();
         CompletionQueue receives = qp.recvCq();
         // A duty cycle after every round that took something in: what arrived meanwhile (the rest of a message
         // whose first frames were read, the answer to what was just taken) is taken in by this same host call,
-        // instead of waiting for the next one.
+        // instead of waiting for the next one. Not once the request a test() asks about is done: its host has an
+        // answer to post, and in an 8-byte ping-pong between two plugin processes the read that found nothing cost
+        // each end a system call per turn.
         boolean took = true;
         while (took) {
-            turn.poll();
+            if (look) {
+                turn.poll();
+            }
             took = false;
             Completion c;
             while ((c = sends == receives ? null : sends.poll()) != null || (c = receives.poll()) != null) {
                 take(c);
-                took = true;
+                took = look && (awaited == null || !awaited.done());
             }
         }
     }
@@ -189,7 +202,17 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
                 throw CclException.internal(role.kind() + " request tested again after it was reported done");
             }
             if (!closed) {
-                progress();
+                // What already completed first: a request found done goes back to its host at once, which has an
+                // answer to post, instead of after one more read of the rails that finds nothing.
+                progress(false);
+                if (!r.done() && r.error == null) {
+                    awaited = r;
+                    try {
+                        progress();
+                    } finally {
+                        awaited = null;
+                    }
+                }
             }
             if (r.error != null) {
                 release(r);
@@ -215,8 +238,16 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
         r.released = true;
     }
 
-    /** Drains and settles the attention; under the end's lock. */
-    abstract void progress();
+    /** Drains, running the engine ({@code progress(true)}), and settles the attention; under the end's lock. */
+    final void progress() {
+        progress(true);
+    }
+
+    /**
+     * Drains (with {@code look}, after running the engine, see {@link #drainCompletions}) and settles the attention;
+     * under the end's lock.
+     */
+    abstract void progress(boolean look);
 
     /** False once the queue pair failed or closed. */
     final boolean open() {

@@ -85,11 +85,18 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
             throw CclException.internal("irecv of " + buffers.length + " buffers with " + tags.length + " tags and "
                     + memory.length + " memory handles; 1.." + Advertisement.MAX_ENTRIES + " of each, equal counts");
         }
-        progress();
+        // What already completed first; only a receive that finds every slot taken reads the rails for the
+        // completions that free one.
+        progress(false);
         usable("closeRecv");
         int slot = freeSlot();
         if (slot < 0) {
-            return null;
+            progress(true);
+            usable("closeRecv");
+            slot = freeSlot();
+            if (slot < 0) {
+                return null;
+            }
         }
         List<Advertisement.Entry> entries = new ArrayList<>(buffers.length);
         long[] capacity = new long[buffers.length];
@@ -110,8 +117,9 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
         IrecvRequest request = new IrecvRequest(this, sequence, slot, capacity);
         request.advertised = true;
         slots[slot] = request;
-        // The advertisement leaves now, on this thread, when it can take the engine's turn.
-        step();
+        // The advertisement leaves with the host's next call when the host polls (most often the send it posts
+        // next, in the same write), otherwise now.
+        stepLater();
         return request;
     }
 
@@ -163,10 +171,10 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
     }
 
     @Override
-    void progress() {
+    void progress(boolean look) {
         long arrivals = attention.arrivals();
         if (failure == null) {
-            drainCompletions();
+            drainCompletions(look);
             // A refused repost is tried again on the next look, so no receive is lost for good.
             while (failure == null && immediateDeficit > 0 && qp.postRecv(IMMEDIATE_RECEIVE_ID, null, 0, 0)) {
                 immediateDeficit--;

@@ -97,22 +97,21 @@ public final class SendEndpoint extends Endpoint implements SendComm {
             throw CclException.usage("send of " + data.byteSize() + " bytes exceeds the largest message, "
                     + Immediate.MAX_MESSAGE_BYTES + " bytes");
         }
-        progress();
+        // What already arrived first: the cycle this post runs after it posts then carries the write, and what
+        // waits to leave (an advertisement the host posted before, an acknowledgement), in one socket write. Only a
+        // send that finds no advertised buffer reads the rails for one now.
+        progress(false);
         usable("closeSend");
-        Pending head = advertised.peekFirst();
-        if (head == null) {
-            return null;
-        }
-        int index = -1;
-        for (int i = 0; i < head.used.length; i++) {
-            if (!head.used[i] && head.ad.entries().get(i).tag() == tag) {
-                index = i;
-                break;
+        int index = matchingBuffer(tag);
+        if (index < 0) {
+            progress(true);
+            usable("closeSend");
+            index = matchingBuffer(tag);
+            if (index < 0) {
+                return null;
             }
         }
-        if (index < 0) {
-            return null;
-        }
+        Pending head = advertised.peekFirst();
         Advertisement.Entry target = head.ad.entries().get(index);
         if (data.byteSize() > target.size()) {
             throw CclException.usage("send of " + data.byteSize() + " bytes with tag " + tag
@@ -137,6 +136,20 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         return request;
     }
 
+    /** The first unused buffer with {@code tag} of the oldest advertisement; -1 when there is none. */
+    private int matchingBuffer(int tag) {
+        Pending head = advertised.peekFirst();
+        if (head == null) {
+            return -1;
+        }
+        for (int i = 0; i < head.used.length; i++) {
+            if (!head.used[i] && head.ad.entries().get(i).tag() == tag) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     @Override
     void closeLocked() {
         failAll("the send comm was closed");
@@ -144,10 +157,10 @@ public final class SendEndpoint extends Endpoint implements SendComm {
     }
 
     @Override
-    void progress() {
+    void progress(boolean look) {
         long arrivals = attention.arrivals();
         if (failure == null) {
-            drainCompletions();
+            drainCompletions(look);
             Integer slot;
             while (failure == null && (slot = toRepost.peekFirst()) != null && postReceive(slot)) {
                 toRepost.pollFirst();
