@@ -232,8 +232,8 @@ public final class EngineTurn implements AutoCloseable {
     }
 
     /**
-     * Stops the standby thread (it wakes within its idle strategy's longest sleep) and waits for it; the device is
-     * closed by its owner afterwards. Idempotent.
+     * Stops the standby thread (a pause ends at once; a sleep on the rails within its idle strategy's longest) and
+     * waits for it; the device is closed by its owner afterwards. Idempotent.
      */
     @Override
     public void close() {
@@ -241,6 +241,7 @@ public final class EngineTurn implements AutoCloseable {
         if (standby == null) {
             return;
         }
+        LockSupport.unpark(standby);
         ThreadJoin.uninterruptibly(standby);
     }
 }

@@ -89,6 +89,24 @@ class EngineTurnTest {
         }
     }
 
+    /** An idle strategy that sleeps until {@code stop}: after its first cycle, the standby runs no more. */
+    private static IdleStrategy sleepsUntil(AtomicBoolean stop) {
+        return w -> {
+            while (!stop.get()) {
+                LockSupport.parkNanos(1_000_000);
+            }
+        };
+    }
+
+    /** Waits until the standby ran its first cycle and went to sleep, so every later cycle is a caller's. */
+    private static void awaitTheStandbysFirstCycle(CountingAgent agent) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (agent.standbyCycles.get() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        Thread.sleep(50);
+    }
+
     private static void sleepQuietly() {
         try {
             Thread.sleep(1);
@@ -150,11 +168,7 @@ class EngineTurnTest {
         AtomicBoolean stop = new AtomicBoolean();
         // Once it idles, this standby does not run the engine again until the test lets it go: only the mark a
         // missed step leaves can bring the next cycle.
-        IdleStrategy sleepsUntilStopped = w -> {
-            while (!stop.get()) {
-                LockSupport.parkNanos(1_000_000);
-            }
-        };
+        IdleStrategy sleepsUntilStopped = sleepsUntil(stop);
         // Set before the standby starts: its very first cycle holds the turn, since after one that did not it would
         // idle until stopped.
         agent.inside = () -> {
@@ -213,18 +227,9 @@ class EngineTurnTest {
             CountingAgent agent = new CountingAgent();
             AtomicBoolean stop = new AtomicBoolean();
             // After its first cycle this standby idles until the test ends, so every call below takes the turn.
-            IdleStrategy sleepsUntilStopped = w -> {
-                while (!stop.get()) {
-                    LockSupport.parkNanos(1_000_000);
-                }
-            };
-            EngineTurn t = new EngineTurn(agent, sleepsUntilStopped, System::nanoTime, hostPolls, 0);
+            EngineTurn t = new EngineTurn(agent, sleepsUntil(stop), System::nanoTime, hostPolls, 0);
             try {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (agent.standbyCycles.get() == 0 && System.nanoTime() < deadline) {
-                    Thread.sleep(1);
-                }
-                Thread.sleep(50);
+                awaitTheStandbysFirstCycle(agent);
                 for (int i = 0; i < 5; i++) {
                     t.poll();
                 }
@@ -250,21 +255,12 @@ class EngineTurnTest {
         for (boolean hostPolls : new boolean[] {true, false}) {
             CountingAgent agent = new CountingAgent();
             AtomicBoolean stop = new AtomicBoolean();
-            IdleStrategy sleepsUntilStopped = w -> {
-                while (!stop.get()) {
-                    LockSupport.parkNanos(1_000_000);
-                }
-            };
             // A pause longer than the test: once the host calls, the standby stays aside and runs nothing.
-            EngineTurn t = new EngineTurn(agent, sleepsUntilStopped, System::nanoTime, hostPolls,
+            EngineTurn t = new EngineTurn(agent, sleepsUntil(stop), System::nanoTime, hostPolls,
                     TimeUnit.SECONDS.toNanos(30));
             String mode = "hostPolls=" + hostPolls;
             try {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (agent.standbyCycles.get() == 0 && System.nanoTime() < deadline) {
-                    Thread.sleep(1);
-                }
-                Thread.sleep(50);
+                awaitTheStandbysFirstCycle(agent);
                 t.postLater();
                 // No host call yet: it may not call again soon, so the post runs now.
                 assertThat(agent.callerFull.get()).as("cycles of a first post, " + mode).isEqualTo(1);
