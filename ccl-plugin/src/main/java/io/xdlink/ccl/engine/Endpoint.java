@@ -38,8 +38,6 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
     private final int device;
     final QueuePair qp;
     private final EngineTurn turn;
-    /** The request a test() is asking about while it drains; under the end's lock. */
-    private EngineRequest awaited;
     /** This end's lock; a producing thread only tries it, so it never waits on a host's call. */
     final ReentrantLock lock = new ReentrantLock();
     private final boolean drainOnArrival;
@@ -127,10 +125,11 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
     /**
      * Hands every completion of the queue pair to {@link #take}, sends first: a receive end learns its
      * advertisement left before it looks at the writes that answer it. With {@code look}, each round runs a duty
-     * cycle of the engine first, so what the rails hold arrives; without, only what already completed is taken (a
-     * post, whose own cycle follows it, looks only when that is not enough).
+     * cycle of the engine first, so what the rails hold arrives, until {@code until} (the request a test() asks
+     * about; null: none) is done; without, only what already completed is taken (a post, whose own cycle follows
+     * it, looks only when that is not enough).
      */
-    final void drainCompletions(boolean look) {
+    final void drainCompletions(boolean look, EngineRequest until) {
         CompletionQueue sends = qp.sendCq();
         CompletionQueue receives = qp.recvCq();
         // A duty cycle after every round that took something in: what arrived meanwhile (the rest of a message
@@ -147,7 +146,7 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
             Completion c;
             while ((c = sends == receives ? null : sends.poll()) != null || (c = receives.poll()) != null) {
                 take(c);
-                took = look && (awaited == null || !awaited.done());
+                took = look && (until == null || !until.done());
             }
         }
     }
@@ -204,14 +203,9 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
             if (!closed) {
                 // What already completed first: a request found done goes back to its host at once, which has an
                 // answer to post, instead of after one more read of the rails that finds nothing.
-                progress(false);
+                progress(false, null);
                 if (!r.done() && r.error == null) {
-                    awaited = r;
-                    try {
-                        progress();
-                    } finally {
-                        awaited = null;
-                    }
+                    progress(true, r);
                 }
             }
             if (r.error != null) {
@@ -238,16 +232,16 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
         r.released = true;
     }
 
-    /** Drains, running the engine ({@code progress(true)}), and settles the attention; under the end's lock. */
+    /** Drains, running the engine, and settles the attention; under the end's lock. */
     final void progress() {
-        progress(true);
+        progress(true, null);
     }
 
     /**
-     * Drains (with {@code look}, after running the engine, see {@link #drainCompletions}) and settles the attention;
-     * under the end's lock.
+     * Drains (with {@code look}, after running the engine until {@code until} is done, see
+     * {@link #drainCompletions}) and settles the attention; under the end's lock.
      */
-    abstract void progress(boolean look);
+    abstract void progress(boolean look, EngineRequest until);
 
     /** False once the queue pair failed or closed. */
     final boolean open() {

@@ -87,11 +87,11 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
         }
         // What already completed first; only a receive that finds every slot taken reads the rails for the
         // completions that free one.
-        progress(false);
+        progress(false, null);
         usable("closeRecv");
         int slot = freeSlot();
         if (slot < 0) {
-            progress(true);
+            progress();
             usable("closeRecv");
             slot = freeSlot();
             if (slot < 0) {
@@ -171,10 +171,10 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
     }
 
     @Override
-    void progress(boolean look) {
+    void progress(boolean look, EngineRequest until) {
         long arrivals = attention.arrivals();
         if (failure == null) {
-            drainCompletions(look);
+            drainCompletions(look, until);
             // A refused repost is tried again on the next look, so no receive is lost for good.
             while (failure == null && immediateDeficit > 0 && qp.postRecv(IMMEDIATE_RECEIVE_ID, null, 0, 0)) {
                 immediateDeficit--;

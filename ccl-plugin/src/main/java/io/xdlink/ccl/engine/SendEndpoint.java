@@ -100,11 +100,11 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         // What already arrived first: the cycle this post runs after it posts then carries the write, and what
         // waits to leave (an advertisement the host posted before, an acknowledgement), in one socket write. Only a
         // send that finds no advertised buffer reads the rails for one now.
-        progress(false);
+        progress(false, null);
         usable("closeSend");
         int index = matchingBuffer(tag);
         if (index < 0) {
-            progress(true);
+            progress();
             usable("closeSend");
             index = matchingBuffer(tag);
             if (index < 0) {
@@ -157,10 +157,10 @@ public final class SendEndpoint extends Endpoint implements SendComm {
     }
 
     @Override
-    void progress(boolean look) {
+    void progress(boolean look, EngineRequest until) {
         long arrivals = attention.arrivals();
         if (failure == null) {
-            drainCompletions(look);
+            drainCompletions(look, until);
             Integer slot;
             while (failure == null && (slot = toRepost.peekFirst()) != null && postReceive(slot)) {
                 toRepost.pollFirst();
