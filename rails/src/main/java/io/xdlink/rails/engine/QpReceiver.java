@@ -217,10 +217,11 @@ final class QpReceiver {
                 at = rel + v.offset();
             }
         }
-        boolean inOrder = psn == expectedPsn;
         if (place(op, msn, slot, psn, v.payloadSegment(), v.payloadOffset(), target, at, len, pool, now) != REFUSED
-                && inOrder && op == Opcode.WRITE && target != null) {
-            engine.dispatch.runCandidate(this); // its next frame may take the short way (ReceiveRun)
+                && op == Opcode.WRITE && target != null) {
+            // Its next frame on this rail may take the short way (ReceiveRun), in order or ahead of it: a striped
+            // write's later block arrives on its own rail ahead of the packets still coming on the first.
+            engine.dispatch.runCandidate(this);
         }
     }
 
@@ -288,14 +289,18 @@ final class QpReceiver {
     }
 
     /**
-     * Whether the data frame {@code psn} of WRITE {@code msn} continues, in order, a message this side placed its
-     * previous frame of ({@link ReceiveRun}): the queue pair works and belongs to {@code pool}, the frame is the
-     * very one expected next, and the message is in progress with the region its first frame looked up, still
-     * registered. The run's frame is then, but for the checks its predecessor passed, what {@link #onData} takes.
+     * Whether the data frame {@code psn} of WRITE {@code msn} continues a message this side placed its previous frame
+     * of on the same rail ({@link ReceiveRun}): the queue pair works and belongs to {@code pool}, the frame is new
+     * (the one expected next, or ahead of it within the window and not yet seen: the frames of a striped write's
+     * later block, or of a later write on another rail), and the message is in progress with the region its first
+     * frame looked up, still registered. The run's frame is then, but for the checks its predecessor passed, what
+     * {@link #onData} takes.
      */
     boolean continues(int psn, int msn, PeerPool pool) {
         QpState state = qp.state();
-        if (state == QpState.ERROR || state == QpState.CLOSED || qp.pool != pool || psn != expectedPsn) {
+        int dp = psn - expectedPsn;
+        if (state == QpState.ERROR || state == QpState.CLOSED || qp.pool != pool || dp < 0 || dp >= psnWindow
+                || (dp > 0 && bit(psn))) {
             return false;
         }
         int slot = msn & tableMask;
@@ -309,11 +314,11 @@ final class QpReceiver {
      *
      * @return true while the run goes on: the message is not complete and nothing failed
      */
-    boolean onRunData(int msn, long offset, MemorySegment payload, long payloadOffset, int len, PeerPool pool,
-                      long now) {
+    boolean onRunData(int msn, int psn, long offset, MemorySegment payload, long payloadOffset, int len,
+                      PeerPool pool, long now) {
         int slot = msn & tableMask;
-        // continues() vouched that this frame is the one expected next.
-        return place(Opcode.WRITE, msn, slot, expectedPsn, payload, payloadOffset, mRegion[slot].segment(),
+        // continues() vouched that this frame is new and within the window.
+        return place(Opcode.WRITE, msn, slot, psn, payload, payloadOffset, mRegion[slot].segment(),
                 mRel[slot] + offset, len, pool, now) == PLACED;
     }
 

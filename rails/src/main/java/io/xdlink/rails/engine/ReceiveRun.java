@@ -12,9 +12,12 @@ import java.nio.ByteOrder;
  * transfer's do: a frame that is, word for word, what its predecessor announces (the same opcode, flags, epoch, queue
  * pair, message, total, key and address; the next rail sequence, packet sequence and offset) needs none of the
  * checks its predecessor passed again. Its header is read and compared, its credit, echo and length taken, and it is
- * booked and placed as the full path would; anything else (another rail, another message, a frame out of order, a
- * queue pair or region no longer usable) goes the full way. Only frames whose CRC is not checked take it (a transport
- * that delivers intact), and a run ends with every poll, so nothing done between polls goes unseen.
+ * booked and placed as the full path would; anything else (another rail, another message, a frame out of its rail's
+ * order, one already seen, a queue pair or region no longer usable) goes the full way. A run may be ahead of the
+ * packets its queue pair still waits for on other rails, as a striped write's second block is: placing a WRITE's
+ * bytes needs only its own header, so that rail's frames take the short way too. Only frames whose CRC is not
+ * checked take it (a transport that delivers intact), and a run ends with every poll, so nothing done between polls
+ * goes unseen.
  */
 final class ReceiveRun {
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -173,7 +176,7 @@ final class ReceiveRun {
         unbooked++;
         ackRequested |= FrameFlags.has((int) (w0 >>> 40) & 0xFF, FrameFlags.ACK_REQUEST);
         lastNow = now;
-        if (!r.onRunData(msn, offset, payload, payloadOffset, payloadLength, pool, now)) {
+        if (!r.onRunData(msn, psn, offset, payload, payloadOffset, payloadLength, pool, now)) {
             end();
         }
         return true;
