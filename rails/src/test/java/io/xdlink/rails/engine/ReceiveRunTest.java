@@ -50,6 +50,17 @@ class ReceiveRunTest {
             return ((DeviceEngine) t.a.agent()).counters.runFrames + ((DeviceEngine) t.b.agent()).counters.runFrames;
         }
 
+        /** One WRITE of {@code size} random bytes from B to A; asserts it completed and landed byte for byte. */
+        void writeOnce(Arena arena, int size, long seed) {
+            MemorySegment src = random(arena, size, seed);
+            MemorySegment dst = arena.allocate(size);
+            MemoryRegion s = t.pdB.register(src);
+            MemoryRegion d = t.pdA.register(dst, Access.REMOTE_WRITE);
+            assertThat(t.qpB().postWrite(1, s, 0, size, d.address(), d.rkey())).isTrue();
+            assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
+            assertThat(dst.mismatch(src)).as("target, seed " + seed).isEqualTo(-1);
+        }
+
         @Override
         public void close() {
             t.close();
@@ -108,15 +119,8 @@ class ReceiveRunTest {
     void aStripedWritesLaterBlockTakesTheShortWayAheadOfTheFirstAndLandsByteForByte() throws Exception {
         int size = 4 << 20;
         try (Fixture f = fixture(2, true, RailFaultPlan.NONE); Arena arena = Arena.ofShared()) {
-            TwoDevices t = f.t();
-            MemorySegment src = random(arena, size, SEED + 5);
-            MemorySegment dst = arena.allocate(size);
-            MemoryRegion s = t.pdB.register(src);
-            MemoryRegion d = t.pdA.register(dst, Access.REMOTE_WRITE);
-            assertThat(t.qpB().postWrite(1, s, 0, size, d.address(), d.rkey())).isTrue();
-            assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
-            assertThat(dst.mismatch(src)).as("target, seed " + SEED).isEqualTo(-1);
-            DeviceStats a = t.a.stats();
+            f.writeOnce(arena, size, SEED + 5);
+            DeviceStats a = f.t().a.stats();
             // Cut in two (stripe_min_bytes is 64K here): each rail carried half, the second ahead of the first.
             assertThat(a.rails()).allSatisfy(r -> assertThat(r.dataFramesReceived()).isGreaterThan(300));
             assertThat(a.duplicateFrames()).isZero();
@@ -169,14 +173,7 @@ class ReceiveRunTest {
     void aRailThatMayDamageFramesKeepsEveryFrameOnTheFullWay() throws Exception {
         int size = 256 << 10;
         try (Fixture f = fixture(1, false, RailFaultPlan.NONE); Arena arena = Arena.ofShared()) {
-            TwoDevices t = f.t();
-            MemorySegment src = random(arena, size, SEED + 1);
-            MemorySegment dst = arena.allocate(size);
-            MemoryRegion s = t.pdB.register(src);
-            MemoryRegion d = t.pdA.register(dst, Access.REMOTE_WRITE);
-            t.qpB().postWrite(1, s, 0, size, d.address(), d.rkey());
-            assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
-            assertThat(dst.mismatch(src)).isEqualTo(-1);
+            f.writeOnce(arena, size, SEED + 1);
             assertThat(f.runFrames()).as("a frame whose CRC is checked is never taken unchecked").isZero();
         }
     }
