@@ -15,6 +15,8 @@ import io.xdlink.rails.verbs.TwoDevices;
 import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -178,11 +180,13 @@ class ReceiveRunTest {
         }
     }
 
-    @Test
-    void writesOfTwoQueuePairsInterleavedLandEachInItsOwnPlace() throws Exception {
+    /** On one rail the two queue pairs' blocks take turns; on two, each write is also cut over both rails. */
+    @ParameterizedTest(name = "{0} rail(s)")
+    @ValueSource(ints = {1, 2})
+    void writesOfTwoQueuePairsInterleavedLandEachInItsOwnPlace(int rails) throws Exception {
         int size = 300_000;
         int messages = 6;
-        try (Fixture f = fixture(1, true, RailFaultPlan.NONE); Arena arena = Arena.ofShared()) {
+        try (Fixture f = fixture(rails, true, RailFaultPlan.NONE); Arena arena = Arena.ofShared()) {
             TwoDevices t = f.t();
             TwoDevices.Connected second = TwoDevices.connect(t.driver, t.a, t.b);
             MemorySegment src1 = random(arena, size * messages, SEED + 2);
