@@ -68,17 +68,18 @@ final class BenchDevice implements AutoCloseable {
     }
 
     /**
-     * An idle thread looks at its rails 30 more times (30 duty cycles, each a read of every rail, some tens of
-     * microseconds in all), then sleeps on their sockets until a frame arrives, as a blocking read would. A round
-     * trip between two hosts is shorter than those looks, and a thread woken from a sleep pays the scheduler's
-     * wake-up. In the two-host lab on a 2-core virtual machine, in turns, `write_lat` 2 B took 6.1-6.5 us typical
-     * with the looks against 29.6-42.5 us sleeping at once (the blocking socket beside it 30-35 us), 4 KiB 7.0-7.7
-     * against 35.6, 64 KiB 14.3-21.2 against 34.9-57.9. Yields are left out: an earlier build
-     * that spun 100 cycles and then yielded 10 times before sleeping took 102 us typical, the peer's thread being the
-     * one its yields handed the processor around.
+     * An idle thread looks at its rails 100 more times (100 duty cycles, each a read of every rail), then sleeps on
+     * their sockets until a frame arrives, as a blocking read would. A round trip between two hosts is mostly shorter
+     * than those looks, and a thread woken from a sleep pays the scheduler's wake-up. In the two-host lab on a 2-core
+     * virtual machine, in turns, `write_lat` 2 B took 6.1-6.5 us typical with 30 looks against 29.6-42.5 us sleeping
+     * at once (the blocking socket beside it 30-35 us), 4 KiB 7.0-7.7 against 35.6. With 30 looks a 64 KiB round
+     * trip often outlasted them: 16-66 us typical over six rounds, against 15-29 with 100 (2 B and 4 KiB the same
+     * either way; 300 looks gave 64 KiB 24-28). Yields are left out: an earlier build that spun 100 cycles and then
+     * yielded 10 times before sleeping took 102 us typical, the peer's thread being the one its yields handed the
+     * processor around.
      */
     private static TcpIdleStrategy idleOnRails() {
-        return new TcpIdleStrategy(30, 0, 1);
+        return new TcpIdleStrategy(100, 0, 1);
     }
 
     Device device() {
