@@ -61,7 +61,8 @@ final class BenchDevice implements AutoCloseable {
      * thread that keeps looking for a few tens of microseconds finds the answer without a park and an unpark. In
      * turns on two cores, `write_lat --loopback` 2 B with 100 passes took 1.9-2.3 us typical and 1.9-2.3 on average
      * (99th percentile 2.3-4.8 us), against 2.1-2.3 typical but 4.7-8.0 on average (99th percentile 19-31 us) with
-     * 10; 64 KiB 6.6-6.8 us on average against 8.4-10.0, and the quick start moved 4470-4550 MB/s against 4100-4140.
+     * 10; 64 KiB 6.7-6.8 us on average in five runs (18.4 in a sixth, slow from its start) against 8.4-10.0, and the
+     * quick start moved 4470-4550 MB/s against 4100-4140.
      */
     private static BackoffIdleStrategy idleParked() {
         return new BackoffIdleStrategy(100, 1, 1_000, 1_000_000);

@@ -123,8 +123,8 @@ final class LatencyRun {
          * Client: ping and wait for the pong. The warm-up's round trips and the measured ones wait with the one
          * {@link #NEVER}: {@link #await} is compiled during the warm-up for the suppliers it met there (in one
          * process, the server's too), and a new one at the first measured round trip threw that code away, so the
-         * first measured thousand ran while it was compiled again: 6.5-9.9 us typical over the simulator against
-         * 2.2-3.7 a few thousand round trips on.
+         * first measured thousand ran while it was compiled again: 6.5-9.9 us typical over the simulator in six runs
+         * of seven (3.2 in the seventh) against 2.2-3.7 a few thousand round trips on.
          */
         void roundTrip(long i) {
             send(i);
