@@ -218,9 +218,11 @@ final class QpReceiver {
             }
         }
         if (place(op, msn, slot, psn, v.payloadSegment(), v.payloadOffset(), target, at, len, pool, now) != REFUSED
-                && op == Opcode.WRITE && target != null) {
+                && op != Opcode.SEND && target != null) {
             // Its next frame on this rail may take the short way (ReceiveRun), in order or ahead of it: a striped
-            // write's later block arrives on its own rail ahead of the packets still coming on the first.
+            // write's later block arrives on its own rail ahead of the packets still coming on the first. A
+            // WRITE_WITH_IMM's too: a collective library's every message is one, and its receive stays posted until
+            // its last frame completes it.
             engine.dispatch.runCandidate(this);
         }
     }
@@ -280,8 +282,9 @@ final class QpReceiver {
     }
 
     /**
-     * The {@code length} bytes at {@code offset} of WRITE {@code msn}'s message in its region, for a message this
-     * side placed a frame of already ({@link #continues}); the caller checked the range lies within the message.
+     * The {@code length} bytes at {@code offset} of WRITE or WRITE_WITH_IMM {@code msn}'s message in its region, for a
+     * message this side placed a frame of already ({@link #continues}); the caller checked the range lies within the
+     * message.
      */
     MemorySegment regionSlice(int msn, long offset, int length) {
         int slot = msn & tableMask;
@@ -289,8 +292,8 @@ final class QpReceiver {
     }
 
     /**
-     * Whether the data frame {@code psn} of WRITE {@code msn} continues a message this side placed its previous frame
-     * of on the same rail ({@link ReceiveRun}): the queue pair works and belongs to {@code pool}, the frame is new
+     * Whether the data frame {@code psn} of WRITE or WRITE_WITH_IMM {@code msn} continues a message this side placed its
+     * previous frame of on the same rail ({@link ReceiveRun}): the queue pair works and belongs to {@code pool}, the frame is new
      * (the one expected next, or ahead of it within the window and not yet seen: the frames of a striped write's
      * later block, or of a later write on another rail), and the message is in progress with the region its first
      * frame looked up, still registered. The run's frame is then, but for the checks its predecessor passed, what
@@ -305,7 +308,7 @@ final class QpReceiver {
         }
         int slot = msn & tableMask;
         MemoryRegion mr = mRegion[slot];
-        return mState[slot] == IN_PROGRESS && mMsn[slot] == msn && mOp[slot] == Opcode.WRITE && mr != null
+        return mState[slot] == IN_PROGRESS && mMsn[slot] == msn && mOp[slot] != Opcode.SEND && mr != null
                 && mr.isValid();
     }
 
@@ -318,7 +321,7 @@ final class QpReceiver {
                       PeerPool pool, long now) {
         int slot = msn & tableMask;
         // continues() vouched that this frame is new and within the window.
-        return place(Opcode.WRITE, msn, slot, psn, payload, payloadOffset, mRegion[slot].segment(),
+        return place(mOp[slot], msn, slot, psn, payload, payloadOffset, mRegion[slot].segment(),
                 mRel[slot] + offset, len, pool, now) == PLACED;
     }
 

@@ -2,6 +2,7 @@ package io.xdlink.rails.engine;
 
 import io.xdlink.rails.frame.FrameFlags;
 import io.xdlink.rails.frame.FrameLayout;
+import io.xdlink.rails.frame.Opcode;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -9,8 +10,9 @@ import java.nio.ByteOrder;
 
 /**
  * The short way in for a WRITE's frames that follow each other in order on one rail within one poll, as a bulk
- * transfer's do: a frame that is, word for word, what its predecessor announces (the same opcode, flags, epoch, queue
- * pair, message, total, key and address; the next rail sequence, packet sequence and offset) needs none of the
+ * transfer's do, and for a WRITE_WITH_IMM's (a collective library's every message): a frame that is, word for word,
+ * what its predecessor announces (the same opcode, flags, epoch, queue pair, message, total, key and address, and a
+ * WRITE_WITH_IMM's immediate and receive; the next rail sequence, packet sequence and offset) needs none of the
  * checks its predecessor passed again. Its header is read and compared, its credit, echo and length taken, and it is
  * booked and placed as the full path would; anything else (another rail, another message, a frame out of its rail's
  * order, one already seen, a queue pair or region no longer usable) goes the full way. A run may be ahead of the
@@ -24,6 +26,8 @@ final class ReceiveRun {
     private static final long LOW = 0xFFFF_FFFFL;
     /** The flags byte within the common header's first word. */
     private static final long FLAGS = 0xFFL << 40;
+    /** Where the opcode byte sits within the common header's first word. */
+    private static final int OPCODE_SHIFT = 48;
 
     private final EngineCounters counters;
     /** The queue pair the run places into; null when there is no run. */
@@ -36,6 +40,13 @@ final class ReceiveRun {
     private long psnOffset;
     private long totalKey;
     private long raddr;
+    /**
+     * Whether the run's frames are a WRITE_WITH_IMM's, whose header goes on with a word that must match too: the
+     * immediate and the posted receive the message consumes (its first frame found that receive posted, and it stays
+     * posted until the message completes).
+     */
+    private boolean withImm;
+    private long immRecv;
     /**
      * Frames the run placed whose booking on their rail, pool and engine (sequence, counts, acknowledgement due)
      * waits for {@link #end}: nothing reads those between two frames of a run, and once per run is cheaper.
@@ -80,6 +91,9 @@ final class ReceiveRun {
         this.psnOffset = nextPsnOffset(head.get(WORD, o + FrameLayout.OFF_PSN), payloadLength);
         this.totalKey = head.get(WORD, o + FrameLayout.OFF_TOTAL);
         this.raddr = head.get(WORD, o + FrameLayout.OFF_RADDR);
+        this.withImm = (int) (w0 >>> OPCODE_SHIFT & 0xFF) == Opcode.WRITE_WITH_IMM.code()
+                && headLength >= FrameLayout.WRITE_IMM_HEADER;
+        this.immRecv = withImm ? head.get(WORD, o + FrameLayout.OFF_WRITE_IMM) : 0;
         this.headLength = headLength;
         this.rail = rail;
         this.receiver = receiver;
@@ -119,7 +133,8 @@ final class ReceiveRun {
             if ((heads.get(WORD, at + FrameLayout.OFF_VERSION) & ~FLAGS) != (w0 & ~FLAGS)
                     || heads.get(WORD, at + FrameLayout.OFF_QPN) != qpnMsn || wp != wpExpected
                     || heads.get(WORD, at + FrameLayout.OFF_TOTAL) != totalKey
-                    || heads.get(WORD, at + FrameLayout.OFF_RADDR) != raddr || length < 1) {
+                    || heads.get(WORD, at + FrameLayout.OFF_RADDR) != raddr || length < 1
+                    || (withImm && heads.get(WORD, at + FrameLayout.OFF_WRITE_IMM) != immRecv)) {
                 return null;
             }
             bytes += length;
@@ -157,7 +172,8 @@ final class ReceiveRun {
         long wr = head.get(WORD, o + FrameLayout.OFF_RADDR);
         long offset = wp & LOW;
         if (w0 != first || wq != qpnMsn || wp != psnOffset || wt != totalKey || wr != raddr
-                || ((int) w1 & 0xFFFF) != payloadLength || offset + payloadLength > wt >>> 32) {
+                || ((int) w1 & 0xFFFF) != payloadLength || offset + payloadLength > wt >>> 32
+                || (withImm && head.get(WORD, o + FrameLayout.OFF_WRITE_IMM) != immRecv)) {
             return false;
         }
         int seq = (int) w0;

@@ -12,6 +12,7 @@ import io.xdlink.rails.verbs.CompletionStatus;
 import io.xdlink.rails.verbs.DeviceStats;
 import io.xdlink.rails.verbs.MemoryRegion;
 import io.xdlink.rails.verbs.TwoDevices;
+import io.xdlink.rails.verbs.WorkOpcode;
 import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
 import org.junit.jupiter.api.Test;
@@ -28,9 +29,9 @@ import java.util.SplittableRandom;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A WRITE's frames that follow each other in order take the short way in ({@link ReceiveRun}); whatever breaks a run
- * (another queue pair's frames, a lost, reordered or duplicated frame, a new message, a region that goes) sends the
- * frame the full way, and every byte lands where it belongs, once.
+ * A WRITE's (or WRITE_WITH_IMM's) frames that follow each other in order take the short way in ({@link ReceiveRun});
+ * whatever breaks a run (another queue pair's frames, a lost, reordered or duplicated frame, a new message, a region
+ * that goes) sends the frame the full way, and every byte lands where it belongs, once.
  */
 class ReceiveRunTest {
     private static final long SEED = Long.getLong("xdlink.test.seed", 20261201L);
@@ -129,6 +130,60 @@ class ReceiveRunTest {
             // Not just the first rail's frames, which arrive in order: the second's too took the short way.
             long frames = a.dataFramesReceived();
             assertThat(f.runFrames()).as("frames of %d taken the short way", frames).isGreaterThan(frames * 3 / 4);
+        }
+    }
+
+    /**
+     * WRITE_WITH_IMMs in a row, a collective library's messages, each into its own place and consuming its own
+     * receive: over one intact rail most frames take the short way; over two lossy ones the faults cut the runs.
+     * Either way each receive completes once, in order, with its immediate and length, its bytes all there by then.
+     */
+    @ParameterizedTest(name = "lossy {0}")
+    @ValueSource(booleans = {false, true})
+    void writesWithImmediateTakeTheShortWayAndEachCompletesItsOwnReceiveOnce(boolean lossy) throws Exception {
+        int size = 300_000;
+        int messages = 6;
+        RailFaultPlan faults = lossy ? new RailFaultPlan(0.01, 0.02, 0.01, 0, SEED + 6) : RailFaultPlan.NONE;
+        try (Fixture f = fixture(lossy ? 2 : 1, true, faults); Arena arena = Arena.ofShared()) {
+            TwoDevices t = f.t();
+            MemorySegment src = random(arena, size * messages, SEED + 7);
+            long stride = size + 4096;
+            MemorySegment dst = arena.allocate(stride * messages);
+            MemoryRegion s = t.pdB.register(src);
+            MemoryRegion d = t.pdA.register(dst, Access.REMOTE_WRITE);
+            for (int m = 0; m < messages; m++) {
+                assertThat(t.qpA().postRecv(10 + m, null, 0, 0)).isTrue();
+            }
+            for (int m = 0; m < messages; m++) {
+                assertThat(t.qpB().postWriteWithImm(m, s, (long) m * size, size, d.address() + m * stride, d.rkey(),
+                        100 + m)).isTrue();
+            }
+            for (int m = 0; m < messages; m++) {
+                Completion c = t.next(t.cqA);
+                assertThat(c.status()).as("receive %d, seed %d", m, SEED).isEqualTo(CompletionStatus.SUCCESS);
+                assertThat(c.wrId()).isEqualTo(10 + m);
+                assertThat(c.opcode()).isEqualTo(WorkOpcode.RECV_WRITE_WITH_IMM);
+                assertThat(c.imm()).isEqualTo(100 + m);
+                assertThat(c.hasImm()).isTrue();
+                assertThat(c.byteLen()).isEqualTo(size);
+                assertThat(dst.asSlice(m * stride, size).mismatch(src.asSlice((long) m * size, size)))
+                        .as("message %d when its receive completed, seed %d", m, SEED).isEqualTo(-1);
+                assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
+            }
+            MemorySegment gap = arena.allocate(stride - size);
+            for (int m = 0; m < messages; m++) {
+                assertThat(dst.asSlice(m * stride + size, stride - size).mismatch(gap)).isEqualTo(-1);
+            }
+            t.settle(1_000_000_000L);
+            assertThat(t.cqA.poll()).as("no receive completes twice").isNull();
+            assertThat(t.a.stats().internalErrors()).as("A's internal errors, last %s", t.a.lastError()).isZero();
+            long frames = t.a.stats().dataFramesReceived();
+            if (lossy) {
+                assertThat(t.b.stats().retransmittedFrames()).as("the fault plan lost frames").isPositive();
+                assertThat(f.runFrames()).as("runs cut by the faults").isPositive().isLessThan(frames);
+            } else {
+                assertThat(f.runFrames()).as("frames of %d taken the short way", frames).isGreaterThan(frames / 2);
+            }
         }
     }
 
