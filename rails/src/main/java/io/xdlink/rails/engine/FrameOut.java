@@ -175,12 +175,16 @@ final class FrameOut implements RailTransport.FrameRun {
 
     @Override
     public void write(MemorySegment b, long o) {
-        if (split && op == Opcode.WRITE) {
-            // The head of a WRITE whose payload travels by reference: nearly every frame of a bulk transfer. Kept
-            // apart from the general case so that this method stays small enough for the compiler to inline where
-            // the transport calls it, once per frame.
-            FrameEncoder.common(b, o, Opcode.WRITE, flags, epoch, seq, credit, echo, payloadLength);
+        if (split && (op == Opcode.WRITE || op == Opcode.WRITE_WITH_IMM)) {
+            // The head of a WRITE whose payload travels by reference: nearly every frame of a bulk transfer, and of
+            // every message a collective library sends (each one WRITE_WITH_IMM). Kept apart from the general case
+            // so that this method stays small enough for the compiler to inline where the transport calls it, once
+            // per frame.
+            FrameEncoder.common(b, o, op, flags, epoch, seq, credit, echo, payloadLength);
             FrameEncoder.dataAndTarget(b, o, qpn, msn, psn, offset, total, rkey, raddr);
+            if (op == Opcode.WRITE_WITH_IMM) {
+                FrameEncoder.writeImm(b, o, imm, recvIndex);
+            }
             sealHead(b, o);
             return;
         }

@@ -37,10 +37,21 @@ final class RecordWriter {
     private int refCount;
     private long refBytes;
     private final ByteBuffer[] gather = new ByteBuffer[2 * MAX_REFERENCES + 1];
+    /**
+     * Views a gathering write reuses rather than making new ones each time (a 64 KiB message is four runs, so nine
+     * buffers a write): of the batch buffer, one per stretch between payloads; and of each payload's memory, one per
+     * slot, kept while that slot's payloads come from the same memory, as a stream's do.
+     */
+    private final ByteBuffer[] batchViews = new ByteBuffer[MAX_REFERENCES + 1];
+    private final ByteBuffer[] refViews = new ByteBuffer[MAX_REFERENCES];
+    private final MemorySegment[] refViewOf = new MemorySegment[MAX_REFERENCES];
 
     RecordWriter(int capacity) {
         this.buffer = ByteBuffer.allocateDirect(capacity);
         this.segment = MemorySegment.ofBuffer(buffer);
+        for (int i = 0; i < batchViews.length; i++) {
+            batchViews[i] = buffer.duplicate();
+        }
     }
 
     /**
@@ -164,22 +175,41 @@ final class RecordWriter {
             return n;
         }
         int buffers = 0;
+        int stretches = 0;
         int at = start;
         for (int i = 0; i < refCount; i++) {
             int k = (refFirst + i) % MAX_REFERENCES;
             if (cut[k] > at) {
-                gather[buffers++] = buffer.duplicate().limit(cut[k]).position(at);
+                gather[buffers++] = batchViews[stretches++].limit(cut[k]).position(at);
                 at = cut[k];
             }
-            gather[buffers++] = ref[k].asSlice(refOffset[k], refLength[k]).asByteBuffer();
+            gather[buffers++] = refView(k);
         }
         if (end > at) {
-            gather[buffers++] = buffer.duplicate().limit(end).position(at);
+            gather[buffers++] = batchViews[stretches].limit(end).position(at);
         }
         long n = channel.write(gather, 0, buffers);
         Arrays.fill(gather, 0, buffers, null);
         consume(n);
         return (int) n;
+    }
+
+    /**
+     * Slot {@code k}'s payload as a buffer: its slot's view of the payload's memory, made again only when the memory
+     * changed; memory too large for one buffer is sliced each time.
+     */
+    private ByteBuffer refView(int k) {
+        MemorySegment memory = ref[k];
+        long from = refOffset[k];
+        long to = from + refLength[k];
+        if (refViewOf[k] != memory) {
+            if (memory.byteSize() > Integer.MAX_VALUE) {
+                return memory.asSlice(from, refLength[k]).asByteBuffer();
+            }
+            refViews[k] = memory.asByteBuffer();
+            refViewOf[k] = memory;
+        }
+        return refViews[k].limit((int) to).position((int) from);
     }
 
     /** Drops the first {@code n} bytes of what is pending, buffered and by reference alike, in wire order. */

@@ -95,6 +95,61 @@ class RunRecordTest {
                 new byte[] {0, 40}, threes));
     }
 
+    /**
+     * The writer keeps its views of a payload's memory from one write to the next: runs from three memories (two
+     * native, one on the heap) at ever other offsets, each slot of its references taking every memory in turn, with
+     * plain records between them, must come out as the exact bytes, however the channel splits the writes.
+     */
+    @Test
+    void runsFromChangingMemoriesThroughEverySlotArriveByteForByte() throws IOException {
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment[] memories = {arena.allocate(5000), arena.allocate(3000),
+                    MemorySegment.ofArray(new byte[4000])};
+            for (MemorySegment m : memories) {
+                for (long i = 0; i < m.byteSize(); i++) {
+                    m.set(ValueLayout.JAVA_BYTE, i, (byte) random.nextInt());
+                }
+            }
+            RecordWriter writer = new RecordWriter(4096);
+            ChunkedChannel ch = new ChunkedChannel(1 + random.nextInt(600));
+            java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+            for (int run = 0; run < 5 * RecordWriter.MAX_REFERENCES; run++) {
+                MemorySegment m = memories[random.nextInt(memories.length)];
+                int length = 1 + random.nextInt(900);
+                long offset = random.nextLong(m.byteSize() - length + 1);
+                long at = writer.beginRun(8, 1);
+                while (at < 0) {
+                    writer.writeTo(ch);
+                    at = writer.beginRun(8, 1);
+                }
+                byte[] head = new byte[8];
+                java.util.Arrays.fill(head, (byte) run);
+                MemorySegment.copy(MemorySegment.ofArray(head), 0, writer.segment(), at, 8);
+                writer.commitRun(8, 1, m, offset, length);
+                expected.write(header(8, 1, length));
+                expected.write(head);
+                expected.write(m.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE));
+                if (random.nextInt(3) == 0) {
+                    byte[] plain = {(byte) run, 1, 2};
+                    while (!writer.append(MemorySegment.ofArray(plain))) {
+                        writer.writeTo(ch);
+                    }
+                    expected.write(new byte[] {0, 3});
+                    expected.write(plain);
+                }
+                if (random.nextInt(4) == 0) {
+                    writer.writeTo(ch);
+                }
+            }
+            while (writer.pending() > 0) {
+                writer.writeTo(ch);
+            }
+            assertThat(ch.bytes()).as("seed " + seed).isEqualTo(expected.toByteArray());
+        }
+    }
+
     @Test
     void noMoreThanTheMostReferencesAreHeldAtOnce() {
         RecordWriter writer = new RecordWriter(64 << 10);
