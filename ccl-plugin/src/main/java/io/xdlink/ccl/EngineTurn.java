@@ -153,9 +153,15 @@ public final class EngineTurn implements AutoCloseable {
     /**
      * One duty cycle of the agent, by a call that posted work ({@code posts}) or one that only looks. While the host
      * polls, a look leaves what rides better with the host's posts to its next one (see
-     * {@link Agent#doWorkStandingBy}); otherwise the cycle sends everything, since no post may come.
+     * {@link Agent#doWorkStandingBy}), and a post leaves reading the rails to the look that follows it
+     * ({@link Agent#doWorkPosting}); otherwise the cycle sends everything and reads, since no post or look may come.
      */
     private int cycle(boolean posts) {
+        if (posts && hostPolls) {
+            // The host looks again right after it posts (its test() of the oldest request), and that look reads.
+            postPending = false;
+            return agent.doWorkPosting();
+        }
         if (posts || postPending || !hostPolls) {
             postPending = false;
             return agent.doWork();

@@ -23,6 +23,15 @@ public interface Agent {
     }
 
     /**
+     * A duty cycle for an owner that just posted work and looks again soon (a host that polls its requests): what it
+     * posted goes out, and reading what arrived may be left to the owner's next look ({@link #doWorkStandingBy}),
+     * never past the agent's own timers. By default the same as {@link #doWork}.
+     */
+    default int doWorkPosting() {
+        return doWork();
+    }
+
+    /**
      * When a duty cycle last ended with bytes on their way through the agent's links (output not yet taken, a frame
      * only partly read), on the agent's clock; {@link Long#MIN_VALUE} when never. Any thread. A thread standing by
      * for an owner that polls stays where the links can wake it while transfers run. By default never.

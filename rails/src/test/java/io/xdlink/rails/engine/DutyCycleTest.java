@@ -158,6 +158,36 @@ class DutyCycleTest {
         }
     }
 
+    /**
+     * A post's cycle for an owner that looks again at once ({@code doWorkPosting}) sends what was posted and leaves
+     * the rails to that look; with nothing posted it reads them as any cycle does, and what it left is read by the
+     * next cycle, the answer included.
+     */
+    @Test
+    void aPostingCycleSendsWithoutReadingAndTheNextLookReads() throws Exception {
+        RecordedRail[] rails = new RecordedRail[2];
+        try (TwoDevices t = recorded(rails).connect(); Arena arena = Arena.ofShared()) {
+            MemoryRegion atA = t.pdA.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion atB = t.pdB.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            t.settle(1_000_000_000L);
+            rails[1].calls.clear();
+            assertThat(t.qpB().postWrite(1, atB, 0, 8, atA.address(), atA.rkey())).isTrue();
+            t.b.agent().doWorkPosting();
+            assertThat(rails[1].calls).as("the post's cycle").containsExactly("offer", "flush:1");
+            while (t.a.stats().dataFramesReceived() == 0) {
+                t.a.agent().doWork();
+            }
+            atA.segment().set(ValueLayout.JAVA_LONG, 8, 0x5EED_0001L);
+            assertThat(t.qpA().postWrite(2, atA, 8, 8, atB.address() + 8, atB.rkey())).isTrue();
+            t.a.agent().doWork();
+            rails[1].calls.clear();
+            t.b.agent().doWorkPosting();
+            assertThat(rails[1].calls).as("a posting cycle with nothing posted reads").contains("poll");
+            assertThat(atB.segment().get(ValueLayout.JAVA_LONG, 8)).as("the answer was read and placed")
+                    .isEqualTo(0x5EED_0001L);
+        }
+    }
+
     @Test
     void aRailThatHandedOverLessThanASliceIsNotPolledAgainInTheSameCycle() throws Exception {
         RecordedRail[] rails = new RecordedRail[2];
