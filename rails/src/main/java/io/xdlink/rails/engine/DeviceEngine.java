@@ -133,7 +133,7 @@ public final class DeviceEngine implements Agent {
      * A post's cycle for an owner that polls: what the owner posted goes out, and the rails are read by its next
      * look, which follows at once (a host's isend is followed by a test() of its oldest request). When the post's own
      * cycle read them too, the look after it read again a few microseconds later and most often found nothing: at
-     * 64 KiB between two plugin processes the sending end made about three reads a message.
+     * 64 KiB between two plugin processes the sending end made 3.6-6.0 reads a message, and 2.1-2.2 this way.
      */
     @Override
     public int doWorkPosting() {

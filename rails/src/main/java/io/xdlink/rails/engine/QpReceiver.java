@@ -296,8 +296,8 @@ final class QpReceiver {
      * its previous frame of on the same rail ({@link ReceiveRun}): the queue pair works and belongs to {@code pool},
      * the frame is new (the one expected next, or ahead of it within the window and not yet seen: the frames of a
      * striped write's later block, or of a later write on another rail), and the message is in progress with the
-     * region its first frame looked up, still registered. The run's frame is then, but for the checks its predecessor passed, what
-     * {@link #onData} takes.
+     * region its first frame looked up, still registered. The run's frame is then, but for the checks its predecessor
+     * passed, what {@link #onData} takes.
      */
     boolean continues(int psn, int msn, PeerPool pool) {
         QpState state = qp.state();

@@ -97,7 +97,7 @@ class RunRecordTest {
 
     /**
      * The writer keeps its views of a payload's memory from one write to the next: runs from three memories (two
-     * native, one on the heap) at ever other offsets, each slot of its references taking every memory in turn, with
+     * native, one on the heap) at random offsets, each slot of its references taking every memory in turn, with
      * plain records between them, must come out as the exact bytes, however the channel splits the writes.
      */
     @Test
