@@ -11,17 +11,18 @@ import java.nio.channels.Selector;
  * the kernel on its rails' sockets for at most {@code maxWaitMillis}, so an arriving frame wakes it at once. Timers
  * and work handed over from other threads wait at most that long, as they do behind a parked thread; what changes is
  * that traffic never waits for a park to end, which on a machine with more runnable threads than cores decides
- * whether a thread runs now or a scheduling period later.
+ * whether a thread runs now or a scheduling period later. How long it spins adapts to how soon work follows its
+ * sleeps ({@link SpinWindow}), so two ends waiting on each other do not settle into sleeping on every round trip.
  */
 public final class TcpIdleStrategy implements IdleStrategy {
-    private final int maxSpins;
+    private final SpinWindow window;
     private final int maxYields;
     private final long maxWaitMillis;
     private int spins;
     private int yields;
 
     /**
-     * @param maxSpins      idle cycles spent spinning before yielding
+     * @param maxSpins      idle cycles spent spinning before yielding, at first; see {@link SpinWindow}
      * @param maxYields     idle cycles spent yielding before sleeping on the rails
      * @param maxWaitMillis the longest sleep; timers and cross-thread work wait at most this long
      */
@@ -30,7 +31,7 @@ public final class TcpIdleStrategy implements IdleStrategy {
             throw new IllegalArgumentException("bad idle strategy: spins " + maxSpins + ", yields " + maxYields
                     + ", wait " + maxWaitMillis + " ms");
         }
-        this.maxSpins = maxSpins;
+        this.window = new SpinWindow(maxSpins);
         this.maxYields = maxYields;
         this.maxWaitMillis = maxWaitMillis;
     }
@@ -43,15 +44,15 @@ public final class TcpIdleStrategy implements IdleStrategy {
     @Override
     public void idle(int workCount) {
         if (workCount > 0) {
-            reset();
-        } else if (spins < maxSpins) {
+            worked();
+        } else if (spins < window.spins()) {
             spins++;
             Thread.onSpinWait();
         } else if (yields < maxYields) {
             yields++;
             Thread.yield();
         } else {
-            RailWaiter.forCurrentThread().await(maxWaitMillis);
+            sleep(maxWaitMillis);
         }
     }
 
@@ -61,13 +62,27 @@ public final class TcpIdleStrategy implements IdleStrategy {
      */
     @Override
     public void idle(int workCount, long limitNanos) {
-        if (workCount > 0 || spins < maxSpins || yields < maxYields) {
+        if (workCount > 0 || spins < window.spins() || yields < maxYields) {
             idle(workCount);
         } else if (limitNanos < 1_000_000) {
             Thread.yield();
         } else {
-            RailWaiter.forCurrentThread().await(Math.min(maxWaitMillis, limitNanos / 1_000_000));
+            sleep(Math.min(maxWaitMillis, limitNanos / 1_000_000));
         }
+    }
+
+    private void sleep(long millis) {
+        window.sleeping(System.nanoTime());
+        RailWaiter.forCurrentThread().await(millis);
+    }
+
+    /** Work came: the next wait starts from the beginning, with a window that learnt from how this one ended. */
+    private void worked() {
+        if (window.sleptSinceWork()) { // the clock is read only then: most work follows spins, not sleeps
+            window.worked(System.nanoTime());
+        }
+        spins = 0;
+        yields = 0;
     }
 
     /**
