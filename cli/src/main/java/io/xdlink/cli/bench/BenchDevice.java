@@ -77,7 +77,8 @@ final class BenchDevice implements AutoCloseable {
      * trip often outlasted them: 16-66 us typical over six rounds, against 15-29 with 100 (2 B and 4 KiB the same
      * either way; 300 looks gave 64 KiB 24-28). Yields are left out: an earlier build that spun 100 cycles and then
      * yielded 10 times before sleeping took 102 us typical, the peer's thread being the one its yields handed the
-     * processor around.
+     * processor around. The 100 looks are where the window starts: it grows when answers keep coming soon after
+     * a sleep (see the rails' SpinWindow), so a pair of ends whose wake-ups are late does not sleep every round trip.
      */
     private static TcpIdleStrategy idleOnRails() {
         return new TcpIdleStrategy(100, 0, 1);
