@@ -4,17 +4,17 @@ package io.xdlink.rails.tcp;
  * How many idle passes a thread spends looking before it sleeps on its rails, adapted to how late the answers come.
  *
  * <p>Why it adapts: on a ping-pong both ends look for the answer for a while and then sleep. When a sleeping end
- * answers late (tens of microseconds after its wake-up, as measured on a virtual machine), its answer comes after the
- * other end has given up looking, so that end sleeps too and its answer comes late as well: the pair settles in a mode
- * where every round trip pays two late answers. In the two-host lab on a 2-core virtual machine a 2-byte `write_lat`
- * ran whole runs at 60-150 us typical (t_min 8-21 us; both ends sleeping once a round trip, as the scheduler's trace
- * showed), against 6-10 us in the others, in bursts of up to one run in two and then none for twenty. A fixed window
- * cannot know how late answers come on the host at hand; this one learns it. A sleep that work ends soon after it began
- * ({@link #QUICK_NANOS}) says the window was a little too short: it doubles, up to {@code base * }{@link #GROWTH}. A
- * sleep that outlasts that says the link went quiet: the window halves back towards {@code base}, so an idle thread
- * does not keep spinning for nothing, and the work that ends a quiet spell (news, not a late answer) does not grow it.
- * Once one end looks long enough to catch the other's late answer, it answers at once, the other end's next answer
- * comes soon, and the pair is back to no sleeps.
+ * answers late (tens to hundreds of microseconds after its wake-up in the scheduler's trace of such a run on a virtual
+ * machine), its answer comes after the other end has given up looking, so that end sleeps too and its answer comes late
+ * as well: the pair settles in a mode where every round trip pays two late answers. In the two-host lab on a 2-core
+ * virtual machine a 2-byte `write_lat` ran whole runs at 60-150 us typical (t_min 8-21 us; both ends sleeping once a
+ * round trip, as the scheduler's trace showed), against 6-10 us in the others, in bursts of up to one run in two and
+ * then none for twenty. A fixed window cannot know how late answers come on the host at hand; this one learns it. A
+ * sleep that work ends soon after it began ({@link #QUICK_NANOS}) says the window was a little too short: it doubles,
+ * up to {@code base * }{@link #GROWTH}. A sleep that outlasts that says the link went quiet: the window halves back
+ * towards {@code base}, so an idle thread does not keep spinning for nothing, and the work that ends a quiet spell
+ * (news, not a late answer) does not grow it. Once one end looks long enough to catch the other's late answer, it
+ * answers at once, the other end's next answer comes soon, and the pair is back to no sleeps.
  *
  * <p>One thread's; times come from the caller's clock.
  */
@@ -38,7 +38,7 @@ final class SpinWindow {
             throw new IllegalArgumentException("a spin window cannot be negative: " + base);
         }
         this.base = base;
-        this.cap = base * GROWTH;
+        this.cap = (int) Math.min(Integer.MAX_VALUE, (long) base * GROWTH);
         this.spins = base;
     }
 
@@ -72,7 +72,7 @@ final class SpinWindow {
         if (quiet) {
             quiet = false; // already shrunk for this run of sleeps
         } else if (now - sleptAt <= QUICK_NANOS) {
-            spins = Math.min(cap, spins * 2);
+            spins = (int) Math.min(cap, 2L * spins);
         } else {
             spins = Math.max(base, spins / 2);
         }

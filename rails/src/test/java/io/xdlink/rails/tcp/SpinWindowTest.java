@@ -92,6 +92,16 @@ class SpinWindowTest {
     }
 
     @Test
+    void aHugeWindowGrowsNoFurtherThanAnIntHolds() {
+        SpinWindow w = new SpinWindow(Integer.MAX_VALUE / 3);
+        for (int i = 0; i < 4; i++) {
+            w.sleeping(i * 10_000_000L);
+            w.worked(i * 10_000_000L + US);
+        }
+        assertThat(w.spins()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
     void aNegativeWindowIsRefused() {
         assertThatThrownBy(() -> new SpinWindow(-1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a spin window cannot be negative: -1");
