@@ -53,7 +53,7 @@ final class SpinWindow {
             sleptAt = now;
         } else if (now - sleptAt > QUICK_NANOS) {
             // Still nothing since the first sleep of this run: the link is quiet, not late.
-            spins = Math.max(base, spins / 2);
+            shrink();
             sleptAt = now;
             quiet = true;
         }
@@ -74,8 +74,12 @@ final class SpinWindow {
         } else if (now - sleptAt <= QUICK_NANOS) {
             spins = (int) Math.min(cap, 2L * spins);
         } else {
-            spins = Math.max(base, spins / 2);
+            shrink();
         }
         sleptAt = -1;
+    }
+
+    private void shrink() {
+        spins = Math.max(base, spins / 2);
     }
 }

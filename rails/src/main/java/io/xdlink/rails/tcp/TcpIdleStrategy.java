@@ -81,8 +81,7 @@ public final class TcpIdleStrategy implements IdleStrategy {
         if (window.sleptSinceWork()) { // the clock is read only then: most work follows spins, not sleeps
             window.worked(System.nanoTime());
         }
-        spins = 0;
-        yields = 0;
+        reset();
     }
 
     /**
