@@ -9,31 +9,36 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
- * Keeps a fabric device's rails open: every {@value #SCAN_MILLIS} ms it lists the fabric's peers and links, and
- * opens (on a virtual thread each, since opening may wait for the peer's side) every rail that is not open: new
- * peers, new links, and rails whose transport closed because the peer or the cable went away.
+ * Keeps a fabric device's rails open: it lists the fabric's peers and links, and opens (on a virtual thread each,
+ * since opening may wait for the peer's side) every rail that is not open: new peers, new links, and rails whose
+ * transport closed because the peer or the cable went away. Every {@link ScanCadence#FIRST_NANOS} it looks at the
+ * rails it opened; it reads the fabric again when {@link ScanCadence} says so: at once after a rail closed, soon while
+ * a rail is missing, and less and less often while every rail stays open.
  */
 final class FabricRails implements AutoCloseable {
-    static final long SCAN_MILLIS = 200;
-
     private final Device device;
     private final Fabric fabric;
+    private final Executor opener;
     private final Map<String, RailTransport> open = new ConcurrentHashMap<>();
     private final Set<String> opening = ConcurrentHashMap.newKeySet();
+    private final ScanCadence cadence = new ScanCadence();
     private final Thread scanner;
     private volatile boolean running = true;
 
-    private FabricRails(Device device, Fabric fabric) {
+    /** A keeper whose rails open on {@code opener}; its thread is not started. */
+    FabricRails(Device device, Fabric fabric, Executor opener) {
         this.device = device;
         this.fabric = fabric;
+        this.opener = opener;
         this.scanner = Thread.ofPlatform().daemon(true).name("xdlink-rails-open-" + device.id().toString()
                 .substring(0, 8)).unstarted(this::run);
     }
 
     static FabricRails start(Device device, Fabric fabric) {
-        FabricRails f = new FabricRails(device, fabric);
+        FabricRails f = new FabricRails(device, fabric, task -> Thread.ofVirtual().start(task));
         f.scanner.start();
         return f;
     }
@@ -41,32 +46,59 @@ final class FabricRails implements AutoCloseable {
     private void run() {
         while (running) {
             try {
-                scan();
+                tick(System.nanoTime());
             } catch (RuntimeException e) {
                 device.stats();
             }
             try {
-                Thread.sleep(SCAN_MILLIS);
+                Thread.sleep(ScanCadence.FIRST_NANOS / 1_000_000);
             } catch (InterruptedException e) {
                 return;
             }
         }
     }
 
-    private void scan() {
+    /** One look at {@code now}: reads the fabric and opens what is missing when a read is due. */
+    void tick(long now) {
+        if (cadence.due(now, anyClosed())) {
+            cadence.read(now, scan());
+        }
+    }
+
+    /** The wait before the next read of the fabric, for tests. */
+    long readInterval() {
+        return cadence.interval();
+    }
+
+    private boolean anyClosed() {
+        for (RailTransport t : open.values()) {
+            if (!t.isOpen()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Reads the fabric and starts opening every rail that is not open; true when every rail it lists was open. */
+    private boolean scan() {
         int perLink = device.settings().railsPerLink();
+        boolean settled = true;
         for (PeerInfo peer : fabric.peers()) {
             for (LinkInfo link : peer.links()) {
                 for (int index = 0; index < perLink; index++) {
                     String key = peer.domain() + "/" + link.id() + "/" + index;
                     RailTransport t = open.get(key);
-                    if ((t == null || !t.isOpen()) && opening.add(key)) {
-                        int i = index;
-                        Thread.ofVirtual().start(() -> openRail(key, peer, link, i));
+                    if (t == null || !t.isOpen()) {
+                        settled = false;
+                        if (opening.add(key)) {
+                            int i = index;
+                            opener.execute(() -> openRail(key, peer, link, i));
+                        }
                     }
                 }
             }
         }
+        return settled;
     }
 
     private void openRail(String key, PeerInfo peer, LinkInfo link, int index) {
