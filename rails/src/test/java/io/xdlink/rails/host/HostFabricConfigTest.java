@@ -35,7 +35,7 @@ class HostFabricConfigTest {
         assertThat(d.root()).isEqualTo(Path.of("/"));
         assertThat(d.controlPort()).isEqualTo(18520);
         assertThat(d.peerAddresses()).isEmpty();
-        assertThat(d.tcp().keepaliveInterval()).isEqualTo(Duration.ofMillis(10));
+        assertThat(d.tcp().keepaliveInterval()).isEqualTo(Duration.ofMillis(250));
         HostFabricConfig c = HostFabricConfig.from(Params.defaults(REGISTRY)
                 .with("tcp_peer_address", "10.0.0.2:18520,[fd00::2]:9", CLI)
                 .with("tcp_rail_interface", "0-1=thunderbolt0, 0-3 = 10.0.1.1", CLI));
