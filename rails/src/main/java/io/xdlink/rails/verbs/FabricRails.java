@@ -79,13 +79,19 @@ final class FabricRails implements AutoCloseable {
         return false;
     }
 
-    /** Reads the fabric and starts opening every rail that is not open; true when every rail it lists was open. */
+    /**
+     * Reads the fabric and starts opening every rail that is not open; true when it listed rails and every one was
+     * open. A fabric with no peer yet is not settled: the device waits for one (a host started before its peer or
+     * its cable, a simulated host still discovering), and should find it soon.
+     */
     private boolean scan() {
         int perLink = device.settings().railsPerLink();
         boolean settled = true;
+        int listed = 0;
         for (PeerInfo peer : fabric.peers()) {
             for (LinkInfo link : peer.links()) {
                 for (int index = 0; index < perLink; index++) {
+                    listed++;
                     String key = peer.domain() + "/" + link.id() + "/" + index;
                     RailTransport t = open.get(key);
                     if (t == null || !t.isOpen()) {
@@ -98,7 +104,7 @@ final class FabricRails implements AutoCloseable {
                 }
             }
         }
-        return settled;
+        return settled && listed > 0;
     }
 
     private void openRail(String key, PeerInfo peer, LinkInfo link, int index) {

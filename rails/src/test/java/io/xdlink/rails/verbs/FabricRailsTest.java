@@ -123,6 +123,17 @@ class FabricRailsTest {
     }
 
     @Test
+    void aFabricWithoutPeersIsReadAtEveryLookUntilOneAppears() {
+        fabric.links.clear();
+        lookFor(2_000_000_000L);
+        assertThat(fabric.reads).isEqualTo(10);
+        fabric.links.add(new LinkInfo("0-1", "tb0", LINK));
+        lookFor(LOOK);
+        assertThat(fabric.opened).hasSize(1);
+        assertThat(keeper.readInterval()).isEqualTo(ScanCadence.FIRST_NANOS);
+    }
+
+    @Test
     void aLinkThatAppearsWhileEverythingIsUpIsOpenedAtTheNextRead() {
         lookFor(10_000_000_000L);
         fabric.links.add(new LinkInfo("0-3", "tb1", LINK));
