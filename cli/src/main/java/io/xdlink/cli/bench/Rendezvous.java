@@ -204,37 +204,80 @@ public final class Rendezvous implements AutoCloseable {
         }
     }
 
+    /** How long a client waits between tries while this host cannot use its address towards the server yet. */
+    static final Duration ADDRESS_RETRY = Duration.ofMillis(100);
+
+    /** Opens a client's connection: {@link Socket#connect(java.net.SocketAddress, int)}, or a stand-in in tests. */
+    @FunctionalInterface
+    interface Opener {
+        void connect(Socket socket, InetSocketAddress to, int timeoutMillis) throws IOException;
+    }
+
     /** Connects to a server, waiting at most {@code timeout} for the connection and for each exchange. */
     public static Rendezvous connect(String host, int port, Duration timeout) {
+        return connect(host, port, timeout, Socket::connect);
+    }
+
+    /**
+     * As {@link #connect(String, int, Duration)}, opening each try with {@code opener}. A try that finds no usable
+     * local address towards the server ({@code EADDRNOTAVAIL}, a {@link BindException}) is tried again every
+     * {@link #ADDRESS_RETRY} until {@code timeout}: that is an interface still coming up, most often an IPv6
+     * link-local address in duplicate address detection for the second or so after a cable's interface appears
+     * (in the two-host lab with {@code --addr v6}, a client started at once failed this way), and it passes on its
+     * own. A refused connection still fails at once, as perftest's client does when no server runs.
+     */
+    static Rendezvous connect(String host, int port, Duration timeout, Opener opener) {
         checkPort(port);
         if (port == 0) {
             throw new BenchException("port 0 is not a server port");
         }
-        Socket s = new Socket();
-        try {
-            s.connect(new InetSocketAddress(host, port), Math.toIntExact(Math.max(1, timeout.toMillis())));
-            Rendezvous rv = new Rendezvous(s, false, timeout);
-            String wrong = rv.greet();
-            if (wrong != null) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Socket s = new Socket();
+            try {
+                long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                int wait = Math.toIntExact(Math.min(left, Math.max(1, timeout.toMillis())));
+                opener.connect(s, new InetSocketAddress(host, port), wait);
+                Rendezvous rv = new Rendezvous(s, false, timeout);
+                String wrong = rv.greet();
+                if (wrong != null) {
+                    closeQuietly(s);
+                    throw new BenchException("the listener at " + host + ":" + port
+                            + " is not an xdlink bench server: " + wrong);
+                }
+                return rv;
+            } catch (BindException e) {
                 closeQuietly(s);
-                throw new BenchException("the listener at " + host + ":" + port + " is not an xdlink bench server: "
-                        + wrong);
+                if (System.nanoTime() + ADDRESS_RETRY.toNanos() - deadline >= 0) {
+                    throw new BenchException("could not connect to " + host + ":" + port + " within "
+                            + seconds(timeout) + ": " + e.getMessage() + " (this host has no usable address towards it;"
+                            + " is the link's interface up, with its address configured?)", e);
+                }
+                pause(ADDRESS_RETRY);
+            } catch (UnknownHostException e) {
+                closeQuietly(s);
+                throw new BenchException("unknown host '" + host + "'");
+            } catch (ConnectException e) {
+                closeQuietly(s);
+                throw new BenchException("could not reach an xdlink bench server at " + host + ":" + port + " ("
+                        + e.getMessage() + "); is the server running?");
+            } catch (SocketTimeoutException e) {
+                closeQuietly(s);
+                throw new BenchException("the server at " + host + ":" + port + " did not answer within "
+                        + seconds(timeout));
+            } catch (IOException | IllegalArgumentException e) {
+                closeQuietly(s);
+                throw new BenchException("could not connect to " + host + ":" + port + ": " + e.getMessage(), e);
             }
-            return rv;
-        } catch (UnknownHostException e) {
-            closeQuietly(s);
-            throw new BenchException("unknown host '" + host + "'");
-        } catch (ConnectException e) {
-            closeQuietly(s);
-            throw new BenchException("could not reach an xdlink bench server at " + host + ":" + port + " ("
-                    + e.getMessage() + "); is the server running?");
-        } catch (SocketTimeoutException e) {
-            closeQuietly(s);
-            throw new BenchException("the server at " + host + ":" + port + " did not answer within "
-                    + seconds(timeout));
-        } catch (IOException | IllegalArgumentException e) {
-            closeQuietly(s);
-            throw new BenchException("could not connect to " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchException("interrupted while waiting to connect");
         }
     }
 

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
@@ -136,6 +137,59 @@ class RendezvousTest {
                 .hasMessageEndingWith("is the server running?");
         assertThatThrownBy(() -> Rendezvous.connect("no-such-host.invalid", 18515, LONG))
                 .isInstanceOf(BenchException.class).hasMessage("unknown host 'no-such-host.invalid'");
+    }
+
+    @Test
+    void aClientWhoseAddressIsNotUsableYetTriesAgainUntilItIs() throws Exception {
+        AtomicInteger port = new AtomicInteger();
+        Future<Rendezvous> server = server(port);
+        AtomicInteger tries = new AtomicInteger();
+        // The first tries fail as a connect from a tentative IPv6 address does (EADDRNOTAVAIL), then the address
+        // is usable and the real connection is made.
+        Rendezvous.Opener settling = (socket, to, millis) -> {
+            if (tries.incrementAndGet() <= 3) {
+                throw new BindException("Cannot assign requested address");
+            }
+            socket.connect(to, millis);
+        };
+        try (Rendezvous client = Rendezvous.connect("127.0.0.1", port.get(), LONG, settling);
+             Rendezvous s = server.get(20, TimeUnit.SECONDS)) {
+            assertThat(tries.get()).isEqualTo(4);
+            CompletableFuture<String> atServer = CompletableFuture.supplyAsync(() -> s.exchange("settled"), pool);
+            assertThat(client.exchange("hello")).isEqualTo("settled");
+            assertThat(atServer.get(20, TimeUnit.SECONDS)).isEqualTo("hello");
+        }
+    }
+
+    @Test
+    void anAddressThatNeverBecomesUsableFailsAtTheTimeoutWithOneClearLine() {
+        AtomicInteger tries = new AtomicInteger();
+        Rendezvous.Opener never = (socket, to, millis) -> {
+            tries.incrementAndGet();
+            throw new BindException("Cannot assign requested address");
+        };
+        assertThatThrownBy(() -> Rendezvous.connect("127.0.0.1", 18515, Duration.ofMillis(400), never))
+                .isInstanceOf(BenchException.class)
+                .hasMessageStartingWith("could not connect to 127.0.0.1:18515 within ")
+                .hasMessageContaining("Cannot assign requested address")
+                .hasMessageEndingWith("is the link's interface up, with its address configured?)");
+        assertThat(tries.get()).isGreaterThan(1);
+    }
+
+    @Test
+    void aRefusedConnectionIsNotTriedAgain() throws IOException {
+        int free;
+        try (ServerSocket s = new ServerSocket(0)) {
+            free = s.getLocalPort();
+        }
+        AtomicInteger tries = new AtomicInteger();
+        Rendezvous.Opener counting = (socket, to, millis) -> {
+            tries.incrementAndGet();
+            socket.connect(to, millis);
+        };
+        assertThatThrownBy(() -> Rendezvous.connect("127.0.0.1", free, LONG, counting))
+                .isInstanceOf(BenchException.class).hasMessageEndingWith("is the server running?");
+        assertThat(tries.get()).isEqualTo(1);
     }
 
     /** A stand-in server that greets as xdlink does, then does {@code then} with the connection. */
