@@ -118,6 +118,11 @@ abstract class BenchSide {
                     + describeLinks(peer));
         }
         PeerInfo info = fabric.peers().stream().filter(p -> p.domain().equals(peer)).findFirst().orElse(null);
+        if (info != null) {
+            // The banner names a rail per cable; say so when the kernel will carry them over one.
+            SharedSubnets.warnings(SharedSubnets.of(info.links())).forEach(w -> err.println("xdlink: warning: " + w));
+            err.flush();
+        }
         new BenchOutput(out, s).banner("xdlink " + shortId(fabric.localDomain()) + " -> " + shortId(peer),
                 linkType(s), info, ep.device().stats().rails(), CFormat.sizeText(rails.stripeMinBytes()));
     }
