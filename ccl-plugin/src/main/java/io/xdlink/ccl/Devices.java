@@ -2,6 +2,7 @@ package io.xdlink.ccl;
 
 import io.xdlink.rails.Fabric;
 import io.xdlink.rails.PeerInfo;
+import io.xdlink.rails.host.SharedSubnets;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,8 @@ final class Devices {
                 log.info(String.format("NET/xdlink : Using [%d]%s speed %d Mbps latency %.2f us (%s)%s", dev,
                         props.name(), props.speedMbps(), props.latencyMicros(), DeviceModel.describe(peer),
                         props.pciPath().map(p -> " pciPath " + p).orElse("")));
+                // The device's speed counts every cable; say so when the kernel will carry them all over one.
+                SharedSubnets.warnings(SharedSubnets.of(peer.links())).forEach(w -> log.warn("NET/xdlink : " + w));
             }
         } catch (CclException | RuntimeException e) {
             source.close();

@@ -4,6 +4,7 @@ import io.xdlink.rails.Fabric;
 import io.xdlink.rails.LinkInfo;
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.host.SharedSubnets;
 import io.xdlink.rails.verbs.Device;
 import io.xdlink.rails.verbs.DeviceConfig;
 import io.xdlink.rails.verbs.RailStats;

@@ -1,4 +1,4 @@
-package io.xdlink.cli.bench;
+package io.xdlink.rails.host;
 
 import io.xdlink.rails.LinkInfo;
 import io.xdlink.rails.tcp.Subnets;
@@ -18,18 +18,20 @@ import java.util.Set;
  * every thunderbolt-net interface). The kernel routes by destination alone, so it sends everything for that subnet out
  * of one interface: every rail rides one cable while the banner lists a rail on each (in the two-host lab, an 8 MiB
  * {@code write_bw} over two link-local cables sent 13.5 GB out of one and 4.7 KB out of the other). IPv6 link-local
- * addresses are left out: xdlink dials them with the link's interface as scope, which picks the cable.
+ * addresses are left out: xdlink dials them with the link's interface as scope, which picks the cable. Said by
+ * {@code xdlink bench} and by the plugin when they start, since neither can route around it: rails are not bound to
+ * their interface.
  */
-final class SharedSubnets {
+public final class SharedSubnets {
     /** An address of the interface a cable's link leaves from. */
-    record Address(String link, String netInterface, InetAddress address, int prefix) {
+    public record Address(String link, String netInterface, InetAddress address, int prefix) {
     }
 
     private SharedSubnets() {
     }
 
     /** The addresses of the interfaces {@code links} leave from, on this host; a link on no interface is left out. */
-    static List<Address> of(List<LinkInfo> links) {
+    public static List<Address> of(List<LinkInfo> links) {
         List<Address> all = new ArrayList<>();
         for (LinkInfo l : links) {
             try {
@@ -51,7 +53,7 @@ final class SharedSubnets {
      * One warning for each group of cables on different interfaces whose addresses share a subnet (either address
      * within the other's prefix), naming the cables, their interfaces and the subnet, and what to do.
      */
-    static List<String> warnings(List<Address> addresses) {
+    public static List<String> warnings(List<Address> addresses) {
         List<Address> usable = addresses.stream()
                 .filter(a -> !(a.address() instanceof Inet6Address v6 && v6.isLinkLocalAddress()))
                 .filter(a -> !a.address().isLoopbackAddress())
@@ -80,8 +82,9 @@ final class SharedSubnets {
             List<String> cables = group.stream().map(a -> a.link() + " (" + a.netInterface() + ")").toList();
             out.add("cables " + String.join(", ", cables) + " have addresses in one subnet, "
                     + network(first.address(), prefix) + "/" + prefix
-                    + ": the kernel sends that subnet's traffic out of one interface, so their rails share one cable; give each cable a subnet of its own, use"
-                    + " IPv6 link-local addresses, or add a routing rule per cable (docs/hosts.md, \"Two real hosts\")");
+                    + ": the kernel sends that subnet's traffic out of one interface, so their rails share one cable;"
+                    + " give each cable a subnet of its own, use IPv6 link-local addresses, or add a routing rule per"
+                    + " cable (docs/hosts.md, \"Two real hosts\")");
         }
         return out;
     }

@@ -1,4 +1,4 @@
-package io.xdlink.cli.bench;
+package io.xdlink.rails.host;
 
 import io.xdlink.rails.LinkInfo;
 import io.xdlink.xdomain.LinkState;
