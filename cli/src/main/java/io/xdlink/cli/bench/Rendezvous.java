@@ -236,8 +236,7 @@ public final class Rendezvous implements AutoCloseable {
             Socket s = new Socket();
             try {
                 long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                int wait = Math.toIntExact(Math.min(left, Math.max(1, timeout.toMillis())));
-                opener.connect(s, new InetSocketAddress(host, port), wait);
+                opener.connect(s, new InetSocketAddress(host, port), Math.toIntExact(left));
                 Rendezvous rv = new Rendezvous(s, false, timeout);
                 String wrong = rv.greet();
                 if (wrong != null) {

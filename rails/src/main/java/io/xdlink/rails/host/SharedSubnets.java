@@ -81,7 +81,7 @@ public final class SharedSubnets {
             int prefix = group.stream().mapToInt(Address::prefix).min().orElseThrow();
             List<String> cables = group.stream().map(a -> a.link() + " (" + a.netInterface() + ")").toList();
             out.add("cables " + String.join(", ", cables) + " have addresses in one subnet, "
-                    + network(first.address(), prefix) + "/" + prefix
+                    + Subnets.network(first.address(), prefix).getHostAddress() + "/" + prefix
                     + ": the kernel sends that subnet's traffic out of one interface, so their rails share one cable;"
                     + " give each cable a subnet of its own, use IPv6 link-local addresses, or add a routing rule per"
                     + " cable (docs/hosts.md, \"Two real hosts\")");
@@ -93,18 +93,5 @@ public final class SharedSubnets {
     private static boolean overlap(Address a, Address b) {
         int prefix = Math.min(a.prefix(), b.prefix());
         return Subnets.contains(a.address(), prefix, b.address());
-    }
-
-    /** The first address of {@code address}'s subnet of {@code prefix} bits, as text. */
-    private static String network(InetAddress address, int prefix) {
-        byte[] b = address.getAddress();
-        for (int bit = prefix; bit < b.length * 8; bit++) {
-            b[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
-        }
-        try {
-            return InetAddress.getByAddress(b).getHostAddress();
-        } catch (java.net.UnknownHostException e) {
-            return address.getHostAddress();
-        }
     }
 }

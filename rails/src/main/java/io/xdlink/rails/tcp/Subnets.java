@@ -30,6 +30,23 @@ public final class Subnets {
         return (a[whole] & mask) == (b[whole] & mask);
     }
 
+    /** The first address of {@code address}'s subnet of {@code prefix} bits (0 up to the address's width). */
+    public static InetAddress network(InetAddress address, int prefix) {
+        byte[] b = address.getAddress();
+        if (prefix < 0 || prefix > b.length * 8) {
+            throw new IllegalArgumentException("prefix /" + prefix + " is outside 0.." + b.length * 8 + " for "
+                    + address.getHostAddress());
+        }
+        for (int bit = prefix; bit < b.length * 8; bit++) {
+            b[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
+        }
+        try {
+            return InetAddress.getByAddress(b);
+        } catch (UnknownHostException e) {
+            throw new AssertionError("an address of " + b.length + " bytes", e);
+        }
+    }
+
     /**
      * The other host of a point-to-point IPv4 subnet: the other address of a /31, or the other usable address of a
      * /30 (the way each end of a cable is usually numbered). Empty for any other prefix or family.

@@ -103,4 +103,19 @@ class TcpRailDirectoryTest {
         assertThat(Subnets.otherEnd(InetAddress.ofLiteral("10.0.0.4"), 24)).isEmpty();
         assertThat(Subnets.otherEnd(InetAddress.ofLiteral("fd00::1"), 127)).isEmpty();
     }
+
+    @Test
+    void theNetworkOfAnAddressKeepsItsPrefixBitsAndRefusesAPrefixWiderThanTheAddress() {
+        assertThat(Subnets.network(InetAddress.ofLiteral("169.254.1.2"), 16))
+                .isEqualTo(InetAddress.ofLiteral("169.254.0.0"));
+        assertThat(Subnets.network(InetAddress.ofLiteral("10.1.15.255"), 20))
+                .isEqualTo(InetAddress.ofLiteral("10.1.0.0"));
+        assertThat(Subnets.network(InetAddress.ofLiteral("10.0.0.6"), 32)).isEqualTo(InetAddress.ofLiteral("10.0.0.6"));
+        assertThat(Subnets.network(InetAddress.ofLiteral("10.0.0.6"), 0)).isEqualTo(InetAddress.ofLiteral("0.0.0.0"));
+        assertThat(Subnets.network(InetAddress.ofLiteral("fd00::3"), 64)).isEqualTo(InetAddress.ofLiteral("fd00::"));
+        assertThatThrownBy(() -> Subnets.network(InetAddress.ofLiteral("10.0.0.6"), 33))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("/33");
+        assertThatThrownBy(() -> Subnets.network(InetAddress.ofLiteral("10.0.0.6"), -1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }
