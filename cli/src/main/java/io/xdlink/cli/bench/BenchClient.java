@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -67,6 +68,7 @@ final class BenchClient extends BenchSide {
         List<BenchResult> rows = new ArrayList<>();
         ProgressBar bar = s.progress() ? new ProgressBar(err, s.sizes().size()) : null;
         boolean warm = !s.warmUp();
+        HostLoad.Window load = HostLoad.open(HostLoad.PROC);
         for (long size : s.sizes()) {
             dev.away(() -> rv.barrier("size " + size));
             if (!warm && s.test().isBandwidth()) {
@@ -97,8 +99,10 @@ final class BenchClient extends BenchSide {
             });
             o.baseline(baselinePath(host), rows, raw);
         }
+        Optional<HostLoad> hostLoad = load.close();
+        o.host(hostLoad, err);
         dev.away(() -> rv.barrier("done"));
-        return new Outcome(rows, raw, label);
+        return new Outcome(rows, raw, label, hostLoad);
     }
 
     /** Where the server's own -s or -n (in its READY record when it was given them) differ from this run's. */
@@ -127,7 +131,7 @@ final class BenchClient extends BenchSide {
                 + (cables == 1 ? " cable" : " cables");
     }
 
-    /** What a client run produced: its rows, the raw baseline's rows, and a label for plots. */
-    record Outcome(List<BenchResult> rows, List<BenchResult> raw, String label) {
+    /** What a client run produced: its rows, the raw baseline's rows, a label for plots and the host's load. */
+    record Outcome(List<BenchResult> rows, List<BenchResult> raw, String label, Optional<HostLoad> host) {
     }
 }

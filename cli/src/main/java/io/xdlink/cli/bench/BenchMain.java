@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -50,7 +51,7 @@ final class BenchMain {
                 server(s, fabric, rails, table, out, err, compare);
             } else {
                 BenchClient.Outcome o = new BenchClient(s, fabric, rails, table, err).run(s.server(), s.port());
-                results(s, o.label(), o.rows(), o.raw(), table, out, compare);
+                results(s, o.label(), o.rows(), o.raw(), o.host(), table, out, compare);
             }
         }
         return 0;
@@ -69,7 +70,7 @@ final class BenchMain {
                                PrintWriter stdout, PrintWriter err, List<BenchReport> compare) {
         BenchServer server = new BenchServer(s, fabric, rails, out, err);
         BenchServer.Prepared prepared = server.prepare();
-        List<BenchResult> rows;
+        BenchServer.Served served;
         // Said once the port is bound, so a client started on seeing it is never refused.
         try (Rendezvous rv = prepared.device().away(() -> Rendezvous.listen(null, s.port(), Duration.ZERO,
                 s.timeout(), bound -> {
@@ -81,13 +82,13 @@ final class BenchMain {
                     err.println(line);
                     err.flush();
                 }))) {
-            rows = server.serve(prepared, rv, null);
+            served = server.serve(prepared, rv, null);
         } catch (RuntimeException e) {
             prepared.listener().close();
             prepared.device().close();
             throw e;
         }
-        results(s, s.test().command() + " (server)", rows, List.of(), out, stdout, compare);
+        results(s, s.test().command() + " (server)", served.rows(), List.of(), served.host(), out, stdout, compare);
     }
 
     /**
@@ -141,7 +142,7 @@ final class BenchMain {
         if (serverFailure.get() != null) {
             throw serverFailure.get();
         }
-        results(s, o.label() + ", loopback", o.rows(), o.raw(), out, stdout, compare);
+        results(s, o.label() + ", loopback", o.rows(), o.raw(), o.host(), out, stdout, compare);
     }
 
     private static void join(Thread thread, BenchSettings s) {
@@ -179,7 +180,8 @@ final class BenchMain {
 
     /** --json and --plot, after the table; {@code stdout} takes the JSON of {@code --json -}. */
     private static void results(BenchSettings s, String label, List<BenchResult> rows, List<BenchResult> raw,
-                                PrintWriter out, PrintWriter stdout, List<BenchReport> compare) {
+                                Optional<HostLoad> host, PrintWriter out, PrintWriter stdout,
+                                List<BenchReport> compare) {
         if (s.json() == null && s.plot() == null) {
             return;
         }
@@ -187,6 +189,7 @@ final class BenchMain {
         info.put("test", s.test().title());
         info.put("mode", s.loopback() ? "loopback" : s.isServer() ? "server" : "client");
         info.put("warm_up", Boolean.toString(s.warmUp() && !s.isServer()));
+        host.ifPresent(h -> info.putAll(h.testInfo()));
         BenchReport report = BenchReport.of(label, info, s.unit(), rows);
         BenchReport baseline = raw.isEmpty() ? null
                 : BenchReport.of("raw TCP baseline", Map.of("test", s.test().title()), s.unit(), raw);

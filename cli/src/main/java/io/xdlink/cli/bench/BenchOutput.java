@@ -7,6 +7,7 @@ import io.xdlink.rails.verbs.RailStats;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Everything {@code xdlink bench} prints: perftest's banner with xdlink's own lines (device, the link each cable
@@ -95,5 +96,20 @@ final class BenchOutput {
         }
         out.println(PerftestTable.RESULT_LINE);
         out.flush();
+    }
+
+    /**
+     * How busy the host was over the run and what the hypervisor took, under the table; with a warning on
+     * {@code err} when that was enough to make one run's figure unreliable. Nothing when /proc could not say.
+     */
+    void host(Optional<HostLoad> load, PrintWriter err) {
+        load.ifPresent(h -> {
+            out.println(h.line());
+            out.flush();
+            h.warning().ifPresent(w -> {
+                err.println("xdlink: warning: " + w);
+                err.flush();
+            });
+        });
     }
 }

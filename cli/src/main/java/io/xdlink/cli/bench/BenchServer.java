@@ -10,6 +10,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -40,8 +41,8 @@ final class BenchServer extends BenchSide {
         }
     }
 
-    /** Serves one client on an accepted rendezvous; returns the rows it printed. */
-    List<BenchResult> serve(Prepared prepared, Rendezvous rv, String bindAddress) {
+    /** Serves one client on an accepted rendezvous; returns the rows it printed and this host's load meanwhile. */
+    Served serve(Prepared prepared, Rendezvous rv, String bindAddress) {
         AtomicReference<BenchEndpoint> endpoint = new AtomicReference<>();
         AtomicReference<BenchSettings> agreed = new AtomicReference<>();
         try {
@@ -87,8 +88,7 @@ final class BenchServer extends BenchSide {
         }
     }
 
-    private List<BenchResult> runOn(Rendezvous rv, BenchEndpoint ep, BenchSettings s, Listener listener,
-                                    String bindAddress) {
+    private Served runOn(Rendezvous rv, BenchEndpoint ep, BenchSettings s, Listener listener, String bindAddress) {
         ep.accept(listener, s.qps(), s.timeout());
         BenchDevice dev = ep.bench();
         Supplier<String> gone = lostPeer("client", ep.qps().getFirst()::peerDevice);
@@ -100,6 +100,7 @@ final class BenchServer extends BenchSide {
         BenchOutput o = new BenchOutput(out, s);
         o.header();
         List<BenchResult> rows = new ArrayList<>();
+        HostLoad.Window load = HostLoad.open(HostLoad.PROC);
         for (long size : s.sizes()) {
             dev.away(() -> rv.barrier("size " + size));
             BenchResponder responder = BenchResponder.startFor(ep, s, size);
@@ -138,8 +139,15 @@ final class BenchServer extends BenchSide {
             });
             o.baseline(BenchClient.baselinePath(rv.peer()), rows, raw);
         }
+        // In one process with the client (--loopback) the client reports the same host.
+        Optional<HostLoad> host = template.loopback() ? Optional.empty() : load.close();
+        o.host(host, err);
         dev.away(() -> rv.barrier("done"));
-        return rows;
+        return new Served(rows, host);
+    }
+
+    /** What a server run printed: the rows, and this host's load over the run when /proc could say. */
+    record Served(List<BenchResult> rows, Optional<HostLoad> host) {
     }
 
     /** A device and its listener, up before the client connects. */

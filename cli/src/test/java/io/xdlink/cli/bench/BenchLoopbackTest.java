@@ -1,6 +1,7 @@
 package io.xdlink.cli.bench;
 
 import io.xdlink.cli.host.CliRun;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +46,30 @@ class BenchLoopbackTest {
         assertThat(report.label()).isEqualTo("write_bw, 1 rail on 1 cable, loopback");
         assertThat(report.bw().getFirst().iterations()).isEqualTo(200);
         assertThat(report.bw().getFirst().average()).isPositive();
+    }
+
+    @Test
+    void theHostsLoadOverTheRunFollowsTheTable() {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc/stat on this host");
+        CliRun r = CliRun.main("bench", "write_lat", "--loopback", "-n", "50");
+        assertThat(r.exit()).as(r.err()).isZero();
+        List<String> lines = r.out().lines().toList();
+        int host = lines.indexOf(lines.stream().filter(l -> l.startsWith(" Host            : ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no Host line in:\n" + r.out())));
+        assertThat(lines.get(host)).matches(" Host            : \\d+ processors?, \\d+(\\.\\d)?% busy.*");
+        assertThat(lines.subList(0, host)).anyMatch(l -> LAT_ROW.matcher(l).matches());
+        assertThat(r.out().lines().filter(l -> l.startsWith(" Host "))).as("one line for the one host").hasSize(1);
+    }
+
+    @Test
+    void jsonKeepsTheHostsLoad(@TempDir Path dir) throws IOException {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc/stat on this host");
+        Path json = dir.resolve("run.json");
+        CliRun r = CliRun.main("bench", "write_lat", "--loopback", "-n", "50", "--json", json.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(BenchReport.fromJson("run.json", Files.readString(json)).testInfo())
+                .containsKeys("processors", "processors_busy_percent")
+                .hasEntrySatisfying("processors", p -> assertThat(Integer.parseInt(p)).isPositive());
     }
 
     @Test
