@@ -3,7 +3,9 @@
 # namespace and client in the other, over veth "cables" (unshaped by default, so the processors are the limit, as on
 # a 20-40 Gb/s USB4 link), each size once cold (--no-perform_warm_up: the first table a user sees) and once warm,
 # every run with --baseline raw so both figures come from the same two processes. Prints a markdown table of
-# xdlink's and the socket's figures and their ratio, and the load average before and after. Needs root.
+# xdlink's and the socket's figures and their ratio, the share of processor time the hypervisor took during each run
+# (the bench's Host line; a run with much of it says little alone), and the load average before and after. Needs
+# root.
 #
 #   bench/lab-ratios.sh [--cables N] [--rate MBIT|none] [--bw "4K 64K 1M 8M"] [--lat "2 4K 64K"] [--iters N]
 #                       [--tag T] [-- extra bench options...]
@@ -25,6 +27,7 @@ root=/tmp/two-hosts-$tag
 out=$(mktemp -d)
 
 # run TEST SIZE WARM: prints "xdlink raw" figures (bandwidth average in Gb/s, or latency t_typical and 99% in us)
+# and the share of the processors' time the hypervisor took during the client's run ("-" when /proc has no steal)
 run() {
   local test=$1 size=$2 warm=$3 n=()
   [ -n "$iters" ] && n=(-n "$iters")
@@ -39,27 +42,29 @@ run() {
   # The first row under a table header is xdlink's, the second the socket's.
   awk -v lat="$([ "${test#*_}" = lat ] && echo 1)" '
     /#bytes/ { getline; rows[++n] = $0 }
-    END { split(rows[1], x); split(rows[2], r)
-          if (lat) printf "%s %s %s %s\n", x[5], r[5], x[8], r[8]; else printf "%s %s\n", x[4], r[4] }' "$out/client"
+    /^ Host .*taken by the hypervisor/ { for (i = 1; i <= NF; i++) if ($(i + 1) == "taken") steal = $i }
+    END { split(rows[1], x); split(rows[2], r); if (steal == "") steal = "-"
+          if (lat) printf "%s %s %s %s %s\n", x[5], r[5], x[8], r[8], steal
+          else printf "%s %s %s\n", x[4], r[4], steal }' "$out/client"
 }
 
 echo "lab: $cables cable(s), rate $rate; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| size | cold xdlink Gb/s | cold raw Gb/s | cold ratio | warm xdlink Gb/s | warm raw Gb/s | warm ratio |"
-echo "|---|---|---|---|---|---|---|"
+echo "| size | cold xdlink Gb/s | cold raw Gb/s | cold ratio | warm xdlink Gb/s | warm raw Gb/s | warm ratio | steal cold / warm |"
+echo "|---|---|---|---|---|---|---|---|"
 for s in $bw; do
-  read -r cx cr < <(run write_bw "$s" --no-perform_warm_up)
-  read -r wx wr < <(run write_bw "$s" --perform_warm_up)
-  awk -v s="$s" -v cx="$cx" -v cr="$cr" -v wx="$wx" -v wr="$wr" \
-    'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f |\n", s, cx, cr, cx / cr, wx, wr, wx / wr }'
+  read -r cx cr cs < <(run write_bw "$s" --no-perform_warm_up)
+  read -r wx wr ws < <(run write_bw "$s" --perform_warm_up)
+  awk -v s="$s" -v cx="$cx" -v cr="$cr" -v wx="$wx" -v wr="$wr" -v cs="$cs" -v ws="$ws" \
+    'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f | %s / %s |\n", s, cx, cr, cx / cr, wx, wr, wx / wr, cs, ws }'
 done
 echo
-echo "| size | xdlink t_typical us | raw t_typical us | ratio | xdlink 99% us | raw 99% us | ratio |"
-echo "|---|---|---|---|---|---|---|"
+echo "| size | xdlink t_typical us | raw t_typical us | ratio | xdlink 99% us | raw 99% us | ratio | steal |"
+echo "|---|---|---|---|---|---|---|---|"
 for s in $lat; do
-  read -r xt rt x99 r99 < <(run write_lat "$s" --perform_warm_up)
-  awk -v s="$s" -v xt="$xt" -v rt="$rt" -v x99="$x99" -v r99="$r99" \
-    'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f |\n", s, xt, rt, xt / rt, x99, r99, x99 / r99 }'
+  read -r xt rt x99 r99 st < <(run write_lat "$s" --perform_warm_up)
+  awk -v s="$s" -v xt="$xt" -v rt="$rt" -v x99="$x99" -v r99="$r99" -v st="$st" \
+    'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f | %s |\n", s, xt, rt, xt / rt, x99, r99, x99 / r99, st }'
 done
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
