@@ -2,8 +2,9 @@
 # The plugin between two hosts as NCCL's proxy drives it, beside a plain socket between the same two processes:
 # builds plugin_harness, brings up the two-host lab (two network namespaces, one unshaped veth cable, a sysfs copy
 # per host) under its own tag, runs `plugin_harness netbench` as rank 0 in one namespace and rank 1 in the other,
-# prints rank 0's table (Gb/s at each size, 8-byte round trip median and p99, and the ratios) and rank 1's count of
-# isends answered "not yet", and takes the lab down. Needs root, gcc and a built plugin
+# prints rank 0's table (Gb/s at each size, 8-byte round trip median and p99, and the ratios), rank 1's count of
+# isends answered "not yet" and the share of processor time the hypervisor took meanwhile (steal in /proc/stat), and
+# takes the lab down. Needs root, gcc and a built plugin
 # (./mvnw -pl ccl-plugin -am package -DskipTests).
 #
 #   netbench-lab.sh [--tag T] [--lab DIR/two-hosts.sh] [-- netbench options: --bytes N --iterations N --rounds N
@@ -31,10 +32,16 @@ run() { # namespace rank params...
     XDLINK_PARAMS="$params ${XDLINK_PARAMS_EXTRA:-}" timeout 600 "$work/plugin_harness" netbench --rank "$rank" \
     --handle "$work/h" "$@" > "$work/rank$rank.log" 2>&1
 }
+# The cpu line of /proc/stat: all ticks (user..steal, guest being inside user) and the hypervisor's (steal).
+ticks() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, ($9 == "" ? -1 : $9); exit }' /proc/stat; }
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+read -r total0 steal0 < <(ticks)
 run "$tag-a" 0 "host_root=$hosts/a tcp_control_port=$port" "$@" & r0=$!
 run "$tag-b" 1 "host_root=$hosts/b tcp_peer_address=10.77.0.1:$port" --peer 10.77.0.1 "$@" || true
 wait $r0 || true
 grep -h -e '^netbench' -e '^FAIL' -e '^harness' -e 'WARN' "$work/rank0.log" "$work/rank1.log"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+read -r total1 steal1 < <(ticks)
+awk -v t="$((total1 - total0))" -v s0="$steal0" -v s1="$steal1" 'BEGIN { if (t > 0 && s0 >= 0 && s1 >= s0)
+  printf "steal: the hypervisor took %.1f%% of the processors'"'"' time during the run\n", 100 * (s1 - s0) / t }'
 grep -q '^harness: .* 0 failed' "$work/rank0.log" && grep -q '^harness: .* 0 failed' "$work/rank1.log"
