@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("multiprocess")
 class UnshapedLabTest {
     private static final Pattern RATIO = Pattern.compile("xdlink/raw (bandwidth|latency): ([0-9.]+)");
+    private static final String HOST = " Host {12}: \\d+ processors?, \\d+(\\.\\d)?% busy.*";
 
     @TempDir
     static Path dir;
@@ -50,11 +52,17 @@ class UnshapedLabTest {
         LabBench.Outcome o = bench.run("bw", List.of("write_bw", "--report_gbits", "-s", "1M", "-n", "2000",
                 "--baseline", "raw", "--timeout", "60"), List.of());
         double ratio = ratio(o.clientOut(), "bandwidth");
-        System.out.println("unshaped lab, write_bw 1 MiB: xdlink/raw " + ratio);
+        String host = hostLine(o.clientOut());
+        System.out.println("unshaped lab, write_bw 1 MiB: xdlink/raw " + ratio + (host == null ? "" : ";" + host));
         if (!BusyLoops.active()) {
             assertThat(ratio).as(o.clientOut()).isGreaterThanOrEqualTo(0.3);
         }
         assertThat(ratio(o.serverOut(), "bandwidth")).as("the server prints the same ratio").isEqualTo(ratio);
+        if (Files.isReadable(Path.of("/proc/stat"))) {
+            // Each host says what else had its processors: the server's line is its own, not the client's copy.
+            assertThat(host).as(o.clientOut()).isNotNull().matches(HOST);
+            assertThat(hostLine(o.serverOut())).as(o.serverOut()).isNotNull().matches(HOST);
+        }
     }
 
     @Test
@@ -66,6 +74,11 @@ class UnshapedLabTest {
         if (!BusyLoops.active()) {
             assertThat(ratio).as(o.clientOut()).isLessThanOrEqualTo(5.0);
         }
+    }
+
+    /** The bench's line on how busy its host was during the run, or null. */
+    private static String hostLine(String out) {
+        return out.lines().filter(l -> l.startsWith(" Host            : ")).findFirst().orElse(null);
     }
 
     private static double ratio(String out, String kind) {
