@@ -74,8 +74,8 @@ record HostLoad(int processors, double busyPercent, double stealPercent, double 
             b.append(", ").append(percent(stealPercent)).append(" taken by the hypervisor (steal)");
         }
         if (loadBefore >= 0 && loadAfter >= 0) {
-            b.append("; load average ").append(String.format(Locale.ROOT, "%.2f", loadBefore)).append(" before, ")
-                    .append(String.format(Locale.ROOT, "%.2f", loadAfter)).append(" after");
+            b.append("; load average ").append(load(loadBefore)).append(" before, ").append(load(loadAfter))
+                    .append(" after");
         }
         return b.toString();
     }
@@ -92,8 +92,8 @@ record HostLoad(int processors, double busyPercent, double stealPercent, double 
             m.put("steal_percent", String.format(Locale.ROOT, "%.1f", stealPercent));
         }
         if (loadBefore >= 0 && loadAfter >= 0) {
-            m.put("load_average_before", String.format(Locale.ROOT, "%.2f", loadBefore));
-            m.put("load_average_after", String.format(Locale.ROOT, "%.2f", loadAfter));
+            m.put("load_average_before", load(loadBefore));
+            m.put("load_average_after", load(loadAfter));
         }
         return m;
     }
@@ -106,6 +106,10 @@ record HostLoad(int processors, double busyPercent, double stealPercent, double 
         return Optional.of("the hypervisor took " + percent(stealPercent) + " of this host's processor time during "
                 + "the run (steal in /proc/stat): a figure from such a run may not repeat; compare figures measured "
                 + "side by side in one run (--baseline raw), or rerun on a quiet host");
+    }
+
+    private static String load(double average) {
+        return String.format(Locale.ROOT, "%.2f", average);
     }
 
     private static String percent(double p) {

@@ -23,8 +23,8 @@ import java.nio.file.Path;
  */
 record ProcessorTimes(long total, long idle, long steal, int processors) {
 
-    /** No {@code /proc/stat} this large exists (a line per processor and a few more): anything longer is refused. */
-    static final int MAX_LINES = 16_384;
+    /** No host has more processors than this (a {@code cpuN} line each): a longer list is refused. */
+    static final int MAX_PROCESSORS = 16_384;
     /** The longest line read; the {@code intr} line of a large host runs to tens of kilobytes and is skipped. */
     private static final int MAX_LINE = 1 << 20;
 
@@ -37,12 +37,10 @@ record ProcessorTimes(long total, long idle, long steal, int processors) {
             }
             int processors = 0;
             String line;
-            int lines = 1;
             while ((line = bounded(in)) != null && line.startsWith("cpu")) {
-                if (++lines > MAX_LINES) {
-                    throw new IOException(file + " lists more than " + MAX_LINES + " processors");
+                if (++processors > MAX_PROCESSORS) {
+                    throw new IOException(file + " lists more than " + MAX_PROCESSORS + " processors");
                 }
-                processors++;
             }
             try {
                 return parse(first, processors);

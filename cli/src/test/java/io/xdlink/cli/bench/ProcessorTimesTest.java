@@ -108,8 +108,8 @@ class ProcessorTimesTest {
     void anEndlessLineOrEndlessProcessorListIsRefusedWithoutReadingItAll() {
         assertThatThrownBy(() -> read("cpu 1 2 3 4" + " 0".repeat(600_000) + "\n"))
                 .hasMessageContaining("longer than");
-        assertThatThrownBy(() -> read("cpu 1 2 3 4\n" + "cpu0 1 2 3 4\n".repeat(ProcessorTimes.MAX_LINES + 1)))
-                .hasMessageContaining("more than " + ProcessorTimes.MAX_LINES + " processors");
+        assertThatThrownBy(() -> read("cpu 1 2 3 4\n" + "cpu0 1 2 3 4\n".repeat(ProcessorTimes.MAX_PROCESSORS + 1)))
+                .hasMessageContaining("more than " + ProcessorTimes.MAX_PROCESSORS + " processors");
     }
 
     @Test
