@@ -65,6 +65,19 @@ public interface Fabric extends AutoCloseable {
         return RailsParams.STRIPE_MIN_BYTES.defaultValue();
     }
 
+    /**
+     * The {@code frame_bytes} this fabric's rails run best with, used where the parameter was not set: by default the
+     * parameter's own default, a USB4 DMA frame.
+     */
+    default int frameBytes() {
+        return RailsParams.FRAME_BYTES.defaultValue().intValue();
+    }
+
+    /** The largest {@code frame_bytes} this fabric's rails carry: by default a USB4 DMA frame. */
+    default int maxFrameBytes() {
+        return RailTransport.MAX_FRAME_BYTES;
+    }
+
     @Override
     void close();
 }

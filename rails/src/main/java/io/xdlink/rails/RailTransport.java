@@ -33,11 +33,19 @@ import java.lang.foreign.ValueLayout;
  */
 public interface RailTransport extends AutoCloseable {
 
-    /** Largest frame a rail carries, header included, like a USB4 DMA frame. */
-    int MAX_FRAME_BYTES = 4096;
+    /** Largest frame a rail carries, header included, unless it says otherwise: a USB4 DMA frame. */
+    int MAX_FRAME_BYTES = FrameLayout.MAX_FRAME_BYTES;
 
     /** Which link this rail runs over, what that link negotiated, and what may happen to frames on it. */
     RailInfo info();
+
+    /**
+     * Largest frame this rail carries, header and trailer included: {@link #MAX_FRAME_BYTES} for a ring of DMA frames
+     * (the simulator's, an in-memory pair), up to {@link FrameLayout#MAX_STREAM_FRAME_BYTES} for a byte stream.
+     */
+    default int maxFrameBytes() {
+        return MAX_FRAME_BYTES;
+    }
 
     /**
      * Offers one frame of {@code length} bytes that {@code writer} writes in place, straight into the transport's
@@ -46,7 +54,7 @@ public interface RailTransport extends AutoCloseable {
      * still refuse the frame (then nothing was sent).
      *
      * @return false when the transport cannot take it now; nothing was sent
-     * @throws IllegalArgumentException when {@code length} is not 1..{@link #MAX_FRAME_BYTES}
+     * @throws IllegalArgumentException when {@code length} is not 1..{@link #maxFrameBytes()}
      * @throws RailClosedException      when the rail is closed or failed (peer gone, cable pulled)
      */
     boolean offer(int length, FrameWriter writer);
@@ -104,15 +112,15 @@ public interface RailTransport extends AutoCloseable {
     void close();
 
     /**
-     * Offers a copy of {@code frame} (1..{@link #MAX_FRAME_BYTES} bytes) through {@link #offer(int, FrameWriter)}:
+     * Offers a copy of {@code frame} (1..{@link #maxFrameBytes()} bytes) through {@link #offer(int, FrameWriter)}:
      * for tools and tests that have a frame in hand. Transports do not override it; the engine never calls it.
      *
      * @return false when the transport cannot take it now; nothing was sent
      */
     default boolean offer(MemorySegment frame) {
         long size = frame.byteSize();
-        if (size < 1 || size > MAX_FRAME_BYTES) {
-            throw new IllegalArgumentException(info().name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not "
+        if (size < 1 || size > maxFrameBytes()) {
+            throw new IllegalArgumentException(info().name() + ": a frame is 1.." + maxFrameBytes() + " bytes, not "
                     + size);
         }
         return offer((int) size, (buffer, offset) -> MemorySegment.copy(frame, 0, buffer, offset, size));
@@ -179,9 +187,20 @@ public interface RailTransport extends AutoCloseable {
      * it as it offers any frame built in place. Reusable: one per transport, aimed again for every frame.
      */
     final class WholeFrame implements FrameWriter {
+        private final int maxFrameBytes;
         private FrameRun run;
         private int headLength;
         private MemorySegment payload;
+
+        /** For a rail of DMA frames: at most {@link #MAX_FRAME_BYTES} bytes a frame. */
+        public WholeFrame() {
+            this(MAX_FRAME_BYTES);
+        }
+
+        /** For a rail whose frames are at most {@code maxFrameBytes} bytes. */
+        public WholeFrame(int maxFrameBytes) {
+            this.maxFrameBytes = maxFrameBytes;
+        }
 
         /**
          * Aims at the current frame of {@code run}, whose head is {@code headLength} bytes and whose payload is in
@@ -192,9 +211,9 @@ public interface RailTransport extends AutoCloseable {
          */
         public int aim(FrameRun run, int headLength, MemorySegment payload) {
             int length = headLength + run.payloadLength();
-            if (run.payloadLength() < 1 || length > MAX_FRAME_BYTES) {
+            if (run.payloadLength() < 1 || length > maxFrameBytes) {
                 throw new IllegalArgumentException("a run's frame is a head of " + headLength
-                        + " bytes and a payload of 1.." + (MAX_FRAME_BYTES - headLength) + " bytes, not "
+                        + " bytes and a payload of 1.." + (maxFrameBytes - headLength) + " bytes, not "
                         + run.payloadLength());
             }
             this.run = run;

@@ -74,9 +74,11 @@ public final class RailsParams implements ParamProvider {
             .build();
 
     public static final ParamSpec<Long> FRAME_BYTES = ParamSpec.builder("frame_bytes",
-                    new ParamType.Int(256, 4096, true))
+                    new ParamType.Int(256, 16384, true))
             .defaultValue(4096L).unit("bytes")
-            .description("Largest frame this device sends, header and CRC included")
+            .description("Largest frame this device sends, header and CRC included. Where not set, the fabric's own: "
+                    + "4096 on USB4 rings (a DMA frame, the simulator's), 16384 on TCP rails; above 4096 only on TCP "
+                    + "rails")
             .build();
 
     public static final ParamSpec<String> FRAME_CRC = ParamSpec.builder("frame_crc",

@@ -1,11 +1,12 @@
 package io.xdlink.rails;
 
 import io.xdlink.params.Origin;
+import io.xdlink.params.ParamException;
 import io.xdlink.params.ParamRegistry;
+import io.xdlink.params.ParamSpec;
 import io.xdlink.params.Params;
 
 import java.util.List;
-import io.xdlink.params.ParamException;
 
 /**
  * The rails parameters resolved for one device, in the units the engine uses.
@@ -48,19 +49,33 @@ public record RailsSettings(long stripeMinBytes, int ackEveryFrames, long ackDel
 
     /** The rails parameters out of a resolved parameter set. */
     public static RailsSettings from(Params p) {
-        return from(p, p.get(RailsParams.STRIPE_MIN_BYTES));
+        return from(p, p.get(RailsParams.STRIPE_MIN_BYTES), p.get(RailsParams.FRAME_BYTES).intValue());
     }
 
     /**
-     * The rails parameters for a device on {@code fabric}: where {@code stripe_min_bytes} was not set, the fabric's
-     * own ({@link Fabric#stripeMinBytes}).
+     * The rails parameters for a device on {@code fabric}: where {@code stripe_min_bytes} or {@code frame_bytes} was
+     * not set, the fabric's own ({@link Fabric#stripeMinBytes}, {@link Fabric#frameBytes}).
+     *
+     * @throws ParamException when {@code frame_bytes} was set larger than the fabric's rails carry
      */
     public static RailsSettings from(Params p, Fabric fabric) {
-        boolean set = p.origin(RailsParams.STRIPE_MIN_BYTES).source() != Origin.Source.DEFAULT;
-        return from(p, set ? p.get(RailsParams.STRIPE_MIN_BYTES) : fabric.stripeMinBytes());
+        long stripeMinBytes = isSet(p, RailsParams.STRIPE_MIN_BYTES) ? p.get(RailsParams.STRIPE_MIN_BYTES)
+                : fabric.stripeMinBytes();
+        int frameBytes = isSet(p, RailsParams.FRAME_BYTES) ? p.get(RailsParams.FRAME_BYTES).intValue()
+                : fabric.frameBytes();
+        if (frameBytes > fabric.maxFrameBytes()) {
+            throw new ParamException("frame_bytes=" + frameBytes + " (" + p.origin(RailsParams.FRAME_BYTES)
+                    + ") is larger than this fabric's rails carry: at most " + fabric.maxFrameBytes()
+                    + " bytes a frame (a USB4 ring's DMA frame); frames above 4096 bytes go only over TCP rails");
+        }
+        return from(p, stripeMinBytes, frameBytes);
     }
 
-    private static RailsSettings from(Params p, long stripeMinBytes) {
+    private static boolean isSet(Params p, ParamSpec<?> spec) {
+        return p.origin(spec).source() != Origin.Source.DEFAULT;
+    }
+
+    private static RailsSettings from(Params p, long stripeMinBytes, int frameBytes) {
         return new RailsSettings(
                 stripeMinBytes,
                 p.get(RailsParams.ACK_EVERY_FRAMES).intValue(),
@@ -71,7 +86,7 @@ public record RailsSettings(long stripeMinBytes, int ackEveryFrames, long ackDel
                 p.get(RailsParams.PEER_TIMEOUT_MS) * 1_000_000,
                 p.get(RailsParams.RAIL_WINDOW_FRAMES).intValue(),
                 p.get(RailsParams.CONTROL_RESERVE_FRAMES).intValue(),
-                p.get(RailsParams.FRAME_BYTES).intValue(),
+                frameBytes,
                 p.get(RailsParams.FRAME_CRC),
                 p.get(RailsParams.QP_MAX_SEND_WR).intValue(),
                 p.get(RailsParams.QP_MAX_RECV_WR).intValue(),

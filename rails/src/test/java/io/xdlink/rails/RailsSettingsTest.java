@@ -90,4 +90,45 @@ class RailsSettingsTest {
         // A fabric that says nothing keeps the parameter's default, measured on USB4 rings.
         assertThat(RailsSettings.from(defaults, new NoPeers()).stripeMinBytes()).isEqualTo(64 * 1024);
     }
+
+    /** A fabric of byte-stream rails: frames up to the format's largest, 16 KiB unless set. */
+    private static Fabric streams() {
+        return new NoPeers() {
+            @Override
+            public int frameBytes() {
+                return 16384;
+            }
+
+            @Override
+            public int maxFrameBytes() {
+                return 16384;
+            }
+        };
+    }
+
+    @Test
+    void anUnsetFrameSizeIsTheFabricsAndASetOneIsTheUsers() {
+        Params defaults = Params.defaults(ParamRegistry.of(List.of(new RailsParams())));
+        assertThat(RailsSettings.from(defaults, streams()).frameBytes()).isEqualTo(16384);
+        assertThat(RailsSettings.from(defaults.with("frame_bytes", "4096", Origin.explicit("test")), streams())
+                .frameBytes()).isEqualTo(4096);
+        assertThat(RailsSettings.from(defaults.with("frame_bytes", "8192", Origin.explicit("test")), streams())
+                .frameBytes()).isEqualTo(8192);
+        // USB4 rings (the simulator's) keep the DMA frame.
+        assertThat(RailsSettings.from(defaults, new NoPeers()).frameBytes()).isEqualTo(4096);
+        assertThat(RailsSettings.from(defaults).frameBytes()).isEqualTo(4096);
+    }
+
+    @Test
+    void aFrameSizeAboveWhatTheFabricsRailsCarryIsRefusedNamingTheParameterAndWhereItWasSet() {
+        Params defaults = Params.defaults(ParamRegistry.of(List.of(new RailsParams())));
+        Params big = defaults.with("frame_bytes", "16384", Origin.explicit("-P frame_bytes=16384"));
+        assertThatThrownBy(() -> RailsSettings.from(big, new NoPeers())).isInstanceOf(ParamException.class)
+                .hasMessageStartingWith("frame_bytes=16384 (-P frame_bytes=16384) is larger than this fabric's "
+                        + "rails carry: at most 4096 bytes a frame");
+        assertThatThrownBy(() -> RailsSettings.of("frame_bytes", "32768")).isInstanceOf(ParamException.class)
+                .hasMessageContaining("frame_bytes");
+        assertThatThrownBy(() -> RailsSettings.of("frame_bytes", "255")).isInstanceOf(ParamException.class)
+                .hasMessageContaining("frame_bytes");
+    }
 }

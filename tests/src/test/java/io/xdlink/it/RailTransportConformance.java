@@ -203,7 +203,7 @@ public abstract class RailTransportConformance extends SeededConformance {
         for (int i = 0; i < 3000; i++) {
             int size = switch (random.nextInt(4)) {
                 case 0 -> 1;
-                case 1 -> MAX;
+                case 1 -> e.a().maxFrameBytes();
                 default -> 1 + random.nextInt(MAX);
             };
             sent.add(randomFrame(e.a(), size));
@@ -269,15 +269,19 @@ public abstract class RailTransportConformance extends SeededConformance {
     @Test
     void theLargestFrameFitsAndLargerOrEmptyOnesAreRefused() throws Exception {
         Ends e = ends();
-        assertThatThrownBy(() -> e.a().offer(MemorySegment.ofArray(new byte[MAX + 1])))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(String.valueOf(MAX + 1));
+        // A USB4 ring's DMA frame, or a stream's larger frame: never beyond what the format's length field allows.
+        int max = e.a().maxFrameBytes();
+        assertThat(max).isBetween(MAX, io.xdlink.rails.frame.FrameLayout.MAX_STREAM_FRAME_BYTES);
+        assertThat(e.b().maxFrameBytes()).isEqualTo(max);
+        assertThatThrownBy(() -> e.a().offer(MemorySegment.ofArray(new byte[max + 1])))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(String.valueOf(max + 1));
         assertThatThrownBy(() -> e.a().offer(MemorySegment.ofArray(new byte[0])))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(e.a().isOpen()).as("a refused frame does not break the rail").isTrue();
         // One would do on a reliable transport; a lossy one may lose it, so it gets a few, and most must arrive.
         List<byte[]> big = new ArrayList<>();
         for (int i = 0; i < (e.a().info().lossy() ? 20 : 1); i++) {
-            big.add(randomFrame(MAX));
+            big.add(randomFrame(max));
         }
         List<byte[]> received = new ArrayList<>();
         transfer(e.a(), e.b(), big, received);
@@ -395,7 +399,8 @@ public abstract class RailTransportConformance extends SeededConformance {
     @Test
     void framesWrittenInPlaceArriveAsWritten() throws Exception {
         Ends e = ends();
-        assertThatThrownBy(() -> e.a().offer(MAX + 1, (buf, at) -> { })).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> e.a().offer(e.a().maxFrameBytes() + 1, (buf, at) -> { }))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> e.a().offer(0, (buf, at) -> { })).isInstanceOf(IllegalArgumentException.class);
         List<byte[]> sent = new ArrayList<>();
         for (int i = 0; i < 500; i++) {

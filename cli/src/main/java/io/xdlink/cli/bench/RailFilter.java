@@ -171,6 +171,16 @@ final class RailFilter implements Fabric {
     }
 
     @Override
+    public int frameBytes() {
+        return fabric.frameBytes();
+    }
+
+    @Override
+    public int maxFrameBytes() {
+        return fabric.maxFrameBytes();
+    }
+
+    @Override
     public void close() {
         fabric.close();
     }

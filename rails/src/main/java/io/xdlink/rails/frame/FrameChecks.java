@@ -91,9 +91,9 @@ final class FrameChecks {
             }
             case HELLO -> {
                 int frameBytes = u16(f, b + OFF_HELLO_FRAME_BYTES);
-                if (frameBytes < MIN_FRAME_BYTES || frameBytes > MAX_FRAME_BYTES) {
+                if (frameBytes < MIN_FRAME_BYTES || frameBytes > MAX_STREAM_FRAME_BYTES) {
                     throw new FrameException(FrameField.FRAME_BYTES, frameBytes, "must be " + MIN_FRAME_BYTES + ".."
-                            + MAX_FRAME_BYTES);
+                            + MAX_STREAM_FRAME_BYTES);
                 }
                 long window = Integer.toUnsignedLong(f.get(U32, b + OFF_HELLO_WINDOW));
                 if (window < MIN_WINDOW || window > MAX_WINDOW) {

@@ -44,9 +44,9 @@ public final class FrameCodec {
     public static int encode(Frame frame, MemorySegment into, long offset) {
         int payload = payloadLength(frame);
         int bytes = FrameEncoder.frameBytes(frame.opcode(), payload);
-        if (bytes > FrameLayout.MAX_FRAME_BYTES) {
+        if (bytes > FrameLayout.MAX_STREAM_FRAME_BYTES) {
             throw new IllegalArgumentException(frame.opcode() + " of " + bytes + " bytes exceeds "
-                    + FrameLayout.MAX_FRAME_BYTES);
+                    + FrameLayout.MAX_STREAM_FRAME_BYTES);
         }
         Frame.Header h = frame.header();
         FrameEncoder.common(into, offset, frame.opcode(), h.flags(), h.epoch(), h.seq(), h.credit(), h.echo(),

@@ -10,8 +10,14 @@ import java.nio.ByteOrder;
 public final class FrameLayout {
     /** The only version this code speaks. */
     public static final int VERSION = 1;
-    /** Largest frame, header and trailer included (a USB4 DMA frame). */
+    /** Largest frame on a USB4 ring, header and trailer included: one DMA frame, a ring slot. */
     public static final int MAX_FRAME_BYTES = 4096;
+    /**
+     * Largest frame of the format, carried only by a rail that is a byte stream (TCP), which has no ring slot to fill:
+     * larger frames cut the per-frame work a bulk transfer costs both ends. The u16 length field would allow 64 KiB;
+     * 16 KiB keeps a frame sent whole within a stream record's 15-bit length.
+     */
+    public static final int MAX_STREAM_FRAME_BYTES = 16384;
     /** Smallest frame size a sender may be configured to cut (and a peer may announce in HELLO). */
     public static final int MIN_FRAME_BYTES = 256;
     /** The CRC-32C trailer. */

@@ -78,8 +78,8 @@ public final class FrameView {
             throw new FrameException(FrameField.FRAME, size, "truncated: a frame has at least "
                     + (COMMON_HEADER + TRAILER_BYTES) + " bytes");
         }
-        if (size > MAX_FRAME_BYTES) {
-            throw new FrameException(FrameField.FRAME, size, "longer than " + MAX_FRAME_BYTES + " bytes");
+        if (size > MAX_STREAM_FRAME_BYTES) {
+            throw new FrameException(FrameField.FRAME, size, "longer than " + MAX_STREAM_FRAME_BYTES + " bytes");
         }
         long first = buffer.get(U64, offset + OFF_VERSION);
         Opcode op = FrameChecks.header(first);
@@ -122,9 +122,9 @@ public final class FrameView {
             throw new FrameException(FrameField.FRAME, headLength, "truncated: a frame has at least "
                     + (COMMON_HEADER + TRAILER_BYTES) + " bytes");
         }
-        if ((long) headLength + payloadLength > MAX_FRAME_BYTES) {
+        if ((long) headLength + payloadLength > MAX_STREAM_FRAME_BYTES) {
             throw new FrameException(FrameField.FRAME, (long) headLength + payloadLength, "longer than "
-                    + MAX_FRAME_BYTES + " bytes");
+                    + MAX_STREAM_FRAME_BYTES + " bytes");
         }
         long first = head.get(U64, headOffset + OFF_VERSION);
         Opcode op = FrameChecks.header(first);

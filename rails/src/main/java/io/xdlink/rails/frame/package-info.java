@@ -1,7 +1,8 @@
 /**
- * xdlink's frame format: what one rail carries, at most 4096 bytes a frame including a 16-byte common header, the
- * opcode's own fields and a 4-byte CRC-32C trailer, so a WRITE costs 52 bytes of overhead and carries up to 4044
- * bytes of message (98.7% of the frame). Values are big-endian.
+ * xdlink's frame format: what one rail carries, a 16-byte common header, the opcode's own fields, the payload and a
+ * 4-byte CRC-32C trailer. A frame on a USB4 ring is at most 4096 bytes (one DMA frame), so a WRITE costs 52 bytes of
+ * overhead and carries up to 4044 bytes of message (98.7% of the frame); a rail that is a byte stream (TCP) carries
+ * frames of up to 16384 bytes, 16332 of them message. Values are big-endian.
  *
  * <pre>
  * common header (every frame, 16 bytes)

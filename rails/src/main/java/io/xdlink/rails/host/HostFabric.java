@@ -4,6 +4,7 @@ import io.xdlink.rails.Fabric;
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
+import io.xdlink.rails.frame.FrameLayout;
 import io.xdlink.rails.tcp.ControlConnection;
 import io.xdlink.rails.tcp.IoLoop;
 import io.xdlink.rails.tcp.RailAcceptor;
@@ -76,6 +77,15 @@ public final class HostFabric implements Fabric {
      * writes there.
      */
     static final long TCP_STRIPE_MIN_BYTES = 1 << 20;
+    /**
+     * Frames of 16 KiB on TCP rails: a bulk transfer costs both ends a quarter of the per-frame work (heads, sequence
+     * numbers, acknowledgement bookkeeping) that 4 KiB frames do. In the two-host lab, one unshaped cable, warm
+     * {@code write_bw --baseline raw} in turns against {@code -P frame_bytes=4096}, three runs each: 64 KiB moved
+     * 26.2-32.3 Gb/s against 10.6-22.3, while 1 MiB (27.7-35.5 against 25.0-33.2) and 8 MiB (17.6-19.5 against
+     * 16.5-26.9) moved about the same; the plugin's 1 MiB stream went from 0.86-0.90 of a plain socket to 1.03-1.15.
+     * Smaller frames cost the most: 1 MiB moved 12.8 Gb/s with 1 KiB frames and 16.1 with 2 KiB.
+     */
+    static final int TCP_FRAME_BYTES = FrameLayout.MAX_STREAM_FRAME_BYTES;
 
     private final HostFabricConfig config;
     private final TcpSettings tcp;
@@ -445,6 +455,16 @@ public final class HostFabric implements Fabric {
     @Override
     public long stripeMinBytes() {
         return TCP_STRIPE_MIN_BYTES;
+    }
+
+    @Override
+    public int frameBytes() {
+        return TCP_FRAME_BYTES;
+    }
+
+    @Override
+    public int maxFrameBytes() {
+        return FrameLayout.MAX_STREAM_FRAME_BYTES;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.xdlink.rails.tcp;
 
-import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailTransport.FrameReceiver;
 import io.xdlink.rails.frame.FrameLayout;
 
@@ -128,7 +127,7 @@ final class RunsIn {
     private void check(long at) throws StreamFormatException {
         int frames = reader.runFrames();
         int head = reader.runHead();
-        int most = RailTransport.MAX_FRAME_BYTES - head;
+        int most = FrameLayout.MAX_STREAM_FRAME_BYTES - head;
         long sum = 0;
         for (int i = 0; i < frames; i++) {
             int length = Short.toUnsignedInt(reader.segment().get(RecordReader.LENGTH,

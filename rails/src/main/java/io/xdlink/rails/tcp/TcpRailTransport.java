@@ -58,7 +58,7 @@ public final class TcpRailTransport implements RailTransport {
     /** The run records coming in: the one being handed over, or read straight into its place. */
     private final RunsIn runs;
     /** A run's frame laid out whole, when payloads are not written from their memory. */
-    private final WholeFrame whole = new WholeFrame();
+    private final WholeFrame whole = new WholeFrame(FrameLayout.MAX_STREAM_FRAME_BYTES);
 
     /**
      * @param info          the rail; the transport reports it {@link RailInfo#intact() intact}
@@ -92,20 +92,25 @@ public final class TcpRailTransport implements RailTransport {
     static final int MIN_HEAD = FrameLayout.SEND_HEADER + FrameLayout.TRAILER_BYTES;
     static final int MAX_HEAD = FrameLayout.WRITE_IMM_HEADER + FrameLayout.TRAILER_BYTES;
     /**
-     * Most frames, and most payload bytes, in one run record. 16 KiB: a receiving buffer holds several runs whole, so
-     * the unfinished one it moves to its front before each read stays small (runs of 64 KiB made the receiver move
-     * about half its buffer per read and carried 1 MiB WRITEs at 60% of what 16 KiB runs did in the lab); 8 KiB runs
-     * were no better. Measured again once payloads were read into place: 64 KiB runs moved a warm 1 MiB write_bw in
-     * the lab at 20.2-23.4 Gb/s against 21.0-22.5 with 16 KiB, three runs each in turns, so the limit stays.
+     * Most frames, and most payload bytes, in one run record. A receiving buffer holds a run's heads and, when its
+     * payload cannot be read straight into place, the run whole. 16 KiB runs of 4 KiB frames were chosen when payloads
+     * were always buffered (64 KiB runs made the receiver move about half its buffer per read); once payloads were
+     * read into place, 64 KiB runs of 4 KiB frames moved a warm 1 MiB write_bw in the lab at 20.2-23.4 Gb/s against
+     * 21.0-22.5 with 16 KiB, three runs each in turns. With frames of up to 16 KiB a 16 KiB run would hold one frame,
+     * so runs hold up to 32 KiB: two such frames, or eight of 4 KiB, and a rail buffer of 64 KiB still holds a run
+     * whole.
      */
     static final int MAX_RUN_FRAMES = 64;
-    static final int MAX_RUN_PAYLOAD = 16 << 10;
+    static final int MAX_RUN_PAYLOAD = 32 << 10;
     static final RecordReader.RunLimits RUN_LIMITS = new RecordReader.RunLimits(MIN_HEAD, MAX_HEAD, MAX_RUN_FRAMES,
             MAX_RUN_PAYLOAD);
 
-    /** A reader for a rail stream: frames of 1 to {@link #MAX_FRAME_BYTES} bytes, and runs of data frames. */
+    /**
+     * A reader for a rail stream: frames of 1 to {@link FrameLayout#MAX_STREAM_FRAME_BYTES} bytes, and runs of data
+     * frames.
+     */
     static RecordReader newReader(String name, TcpSettings settings) {
-        return new RecordReader(name, settings.railBuffer(), 1, MAX_FRAME_BYTES, RUN_LIMITS);
+        return new RecordReader(name, settings.railBuffer(), 1, FrameLayout.MAX_STREAM_FRAME_BYTES, RUN_LIMITS);
     }
 
     @Override
@@ -113,11 +118,18 @@ public final class TcpRailTransport implements RailTransport {
         return info;
     }
 
+    /** A byte stream has no ring slot to fit: frames up to the format's largest. */
+    @Override
+    public int maxFrameBytes() {
+        return FrameLayout.MAX_STREAM_FRAME_BYTES;
+    }
+
     /** Writes the frame straight into the batch buffer: the engine builds each frame once, and nothing copies it. */
     @Override
     public boolean offer(int length, FrameWriter frameWriter) {
-        if (length < 1 || length > MAX_FRAME_BYTES) {
-            throw new IllegalArgumentException(info.name() + ": a frame is 1.." + MAX_FRAME_BYTES + " bytes, not " + length);
+        if (length < 1 || length > FrameLayout.MAX_STREAM_FRAME_BYTES) {
+            throw new IllegalArgumentException(info.name() + ": a frame is 1.." + FrameLayout.MAX_STREAM_FRAME_BYTES
+                    + " bytes, not " + length);
         }
         checkOpen();
         if (writer.append(length, frameWriter)) {
@@ -160,9 +172,9 @@ public final class TcpRailTransport implements RailTransport {
         while (sent < frames && run.frame(sent)) {
             long offset = run.payloadOffset();
             int length = run.payloadLength();
-            if (length < 1 || length > MAX_FRAME_BYTES - headLength) {
+            if (length < 1 || length > FrameLayout.MAX_STREAM_FRAME_BYTES - headLength) {
                 throw new IllegalArgumentException(info.name() + ": a frame's payload is 1.."
-                        + (MAX_FRAME_BYTES - headLength) + " bytes, not " + length);
+                        + (FrameLayout.MAX_STREAM_FRAME_BYTES - headLength) + " bytes, not " + length);
             }
             if (sent == 0) {
                 first = offset;

@@ -117,12 +117,24 @@ public final class Device implements AutoCloseable {
         engine.waker(wake);
     }
 
-    /** Adds a rail; it says HELLO and joins its peer's pool. Any thread. */
+    /**
+     * Adds a rail; it says HELLO and joins its peer's pool. Any thread.
+     *
+     * @throws IllegalArgumentException when the rail carries smaller frames than this device sends
+     *                                  ({@code frame_bytes}); the rail is closed
+     */
     public void addRail(RailTransport transport) {
         Objects.requireNonNull(transport, "transport");
         if (closed) {
             transport.close();
             throw new IllegalStateException("device " + id() + " is closed");
+        }
+        int frameBytes = config.settings().frameBytes();
+        if (transport.maxFrameBytes() < frameBytes) {
+            transport.close();
+            throw new IllegalArgumentException("rail " + transport.info().name() + " carries frames of at most "
+                    + transport.maxFrameBytes() + " bytes; this device sends frames of up to " + frameBytes
+                    + " (frame_bytes)");
         }
         engine.submit(new Command() {
             @Override

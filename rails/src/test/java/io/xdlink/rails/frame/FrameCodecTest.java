@@ -301,6 +301,8 @@ class FrameCodecTest {
         hello = valid(new Frame.Hello(H, UUID.randomUUID(), 0, 4096, 1024));
         MemorySegment.ofArray(hello).set(FrameLayout.U16, FrameLayout.OFF_HELLO_FRAME_BYTES, (short) 100);
         assertThat(reject(hello).field()).isEqualTo(FrameField.FRAME_BYTES);
+        MemorySegment.ofArray(hello).set(FrameLayout.U16, FrameLayout.OFF_HELLO_FRAME_BYTES, (short) 16385);
+        assertThat(reject(hello).field()).isEqualTo(FrameField.FRAME_BYTES);
 
         byte[] req = valid(new Frame.ConnectRequest(H, 1, 5, 6, 64, 1024));
         MemorySegment.ofArray(req).set(FrameLayout.U32, FrameLayout.OFF_CONN_PSN_WINDOW, 1000);
@@ -330,10 +332,22 @@ class FrameCodecTest {
 
     @Test
     void framesLongerThanTheLimitAreRefusedBothWays() {
-        byte[] big = new byte[FrameLayout.MAX_FRAME_BYTES + 1];
+        byte[] big = new byte[FrameLayout.MAX_STREAM_FRAME_BYTES + 1];
         assertThat(assertThrowsFrame(big).field()).isEqualTo(FrameField.FRAME);
-        Frame tooMuch = new Frame.Write(H, 1, 1, 1, 0, 4045, 1, 1, new byte[4045]);
+        Frame tooMuch = new Frame.Write(H, 1, 1, 1, 0, 16333, 1, 1, new byte[16333]);
         assertThatThrownBy(() -> FrameCodec.encode(tooMuch)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aFrameOfTheStreamsLargestSizeMakesTheRoundTripAndAHelloMayAnnounceIt() throws FrameException {
+        byte[] payload = new byte[16332];
+        new java.util.SplittableRandom(16332).nextBytes(payload);
+        Frame largest = new Frame.Write(H, 1, 2, 3, 0, 16332, 4, 5, payload);
+        byte[] wire = valid(largest);
+        assertThat(wire).hasSize(16384);
+        assertThat(((Frame.Write) FrameCodec.decode(MemorySegment.ofArray(wire))).payload()).isEqualTo(payload);
+        assertThat(((Frame.Hello) FrameCodec.decode(MemorySegment.ofArray(
+                valid(new Frame.Hello(H, UUID.randomUUID(), 0, 16384, 1024))))).frameBytes()).isEqualTo(16384);
     }
 
     @Test

@@ -24,6 +24,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -109,8 +110,10 @@ class TcpRailTransportTest {
     @Test
     void framesOfNoBytesOrMoreThanTheMaximumAreRefused() throws IOException {
         TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
-        assertThatThrownBy(() -> pair.a().offer(MemorySegment.ofArray(new byte[4097])))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("loopback/a: a frame is 1..4096 bytes, not 4097");
+        assertThat(pair.a().maxFrameBytes()).isEqualTo(16384);
+        assertThatThrownBy(() -> pair.a().offer(MemorySegment.ofArray(new byte[16385])))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("loopback/a: a frame is 1..16384 bytes, not 16385");
         assertThatThrownBy(() -> pair.a().offer(MemorySegment.ofArray(new byte[0])))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(pair.a().isOpen()).isTrue();
@@ -262,11 +265,53 @@ class TcpRailTransportTest {
         assertThat(payloads.get(2)).hasSize(4000);
     }
 
+    @Test
+    void framesLargerThanAUsb4SlotGoWholeAndInRunsUpToTheStreamsLargest() throws IOException {
+        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        SplittableRandom random = new SplittableRandom(16384);
+        byte[] whole = new byte[16384];
+        random.nextBytes(whole);
+        assertThat(pair.a().offer(MemorySegment.ofArray(whole))).isTrue();
+        int most = 16384 - HEAD;
+        MemorySegment memory = java.lang.foreign.Arena.ofAuto().allocate(4L * most);
+        for (long k = 0; k < memory.byteSize(); k++) {
+            memory.set(ValueLayout.JAVA_BYTE, k, (byte) random.nextInt());
+        }
+        // Two frames of the largest payload fill a run record (32 KiB at most); the next two make another.
+        long[] offsets = {0, most, 2L * most, 3L * most};
+        int[] lengths = {most, most, most, most};
+        assertThat(pair.a().offerRun(HEAD, new TestRun(offsets, lengths), memory, 4)).isEqualTo(2);
+        assertThat(pair.a().offerRun(HEAD, new TestRun(java.util.Arrays.copyOfRange(offsets, 2, 4),
+                java.util.Arrays.copyOfRange(lengths, 2, 4)), memory, 2)).isEqualTo(2);
+        assertThatThrownBy(() -> pair.a().offerRun(HEAD, new TestRun(new long[] {0}, new int[] {most + 1}), memory,
+                1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("loopback/a: a frame's payload is 1.." + most + " bytes, not " + (most + 1));
+        pair.a().flush();
+        List<byte[]> frames = new ArrayList<>();
+        Placing receiver = new Placing(null, false) {
+            @Override
+            public void onFrame(MemorySegment frame) {
+                frames.add(frame.toArray(ValueLayout.JAVA_BYTE));
+            }
+        };
+        Await.until("a whole frame and a run of four", () -> {
+            pair.a().flush();
+            pair.b().poll(receiver, 16);
+            return receiver.payloads.size() == 4;
+        });
+        assertThat(frames).hasSize(1);
+        assertThat(frames.getFirst()).isEqualTo(whole);
+        for (int i = 0; i < 4; i++) {
+            assertThat(receiver.payloads.get(i)).isEqualTo(memory.asSlice((long) i * most, most)
+                    .toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
     /**
      * A receiver that takes runs into {@code place} when it says so, and keeps each frame's head and payload bytes
      * and where the payload was handed from.
      */
-    private static final class Placing implements RailTransport.FrameReceiver {
+    private static class Placing implements RailTransport.FrameReceiver {
         final MemorySegment place;
         final boolean take;
         final List<long[]> asked = new ArrayList<>();
@@ -418,11 +463,11 @@ class TcpRailTransportTest {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
         TcpRailTransport rail = railFedBy(raw);
         Socket s = track(raw.get(30, TimeUnit.SECONDS));
-        s.getOutputStream().write(new byte[] {0, 1, 5, 0x10, 0x01});
+        s.getOutputStream().write(new byte[] {0, 1, 5, 0x40, 0x01});
         List<byte[]> got = new ArrayList<>();
         RailClosedException e = pollUntilClosed(rail, got);
         assertThat(got).containsExactly(new byte[] {5});
-        assertThat(e).hasMessageContaining("record length 4097 is outside 1..4096")
+        assertThat(e).hasMessageContaining("record length 16385 is outside 1..16384")
                 .hasCauseInstanceOf(StreamFormatException.class);
     }
 

@@ -322,4 +322,19 @@ class DeviceTest {
         assertThat(elapsed[0]).as("virtual time to fail them").isGreaterThanOrEqualTo(RailsSettings.defaults()
                 .peerTimeoutNanos());
     }
+
+    @Test
+    void aRailThatCarriesSmallerFramesThanTheDeviceSendsIsRefusedAndClosed() {
+        RailInfo info = new RailInfo("mem0", "link0", LinkState.of(Generation.GEN3, 2), false);
+        InMemoryRailPair pair = InMemoryRailPair.create(info, 64);
+        DeviceConfig config = DeviceConfig.builder().id(new UUID(1, 1)).settings(RailsSettings.of("frame_bytes",
+                "16384")).invoker().build();
+        try (Device d = Device.open(config, List.of())) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> d.addRail(pair.a()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("rail mem0 carries frames of at most 4096 bytes; this device sends frames of up to "
+                            + "16384 (frame_bytes)");
+            assertThat(pair.a().isOpen()).isFalse();
+        }
+    }
 }
