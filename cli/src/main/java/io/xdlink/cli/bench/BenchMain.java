@@ -40,7 +40,13 @@ final class BenchMain {
         params.warnings().forEach(w -> err.println("xdlink: warning: " + w));
         err.flush();
         Fabric opened = open(params, s.loopback());
-        RailsSettings rails = RailsSettings.from(params, opened);
+        RailsSettings rails;
+        try {
+            rails = RailsSettings.from(params, opened);
+        } catch (RuntimeException refused) {
+            opened.close();
+            throw refused;
+        }
         try (Fabric fabric = RailFilter.apply(opened, s.rails())) {
             if (!s.rails().isEmpty()) {
                 RailFilter.requireKnown(s.loopback() ? peersOf(opened, s.timeout()) : opened.peers(), s.rails());

@@ -23,8 +23,12 @@ final class BenchOutput {
         this.s = s;
     }
 
-    /** The banner, once the queue pairs are connected and the rails known. */
-    void banner(String device, String linkType, PeerInfo peer, List<RailStats> rails, String stripeMin) {
+    /**
+     * The banner, once the queue pairs are connected and the rails known. Its Mtu is the largest frame the device
+     * sends ({@code frame_bytes}): the unit a rail moves, as a path MTU is a network's.
+     */
+    void banner(String device, String linkType, PeerInfo peer, List<RailStats> rails, String stripeMin,
+                int frameBytes) {
         List<String[]> lines = new ArrayList<>();
         lines.add(kv("Dual-port", "OFF"));
         lines.add(kv("Device", device));
@@ -36,7 +40,7 @@ final class BenchOutput {
         if (s.test().isBandwidth()) {
             lines.add(kv("CQ Moderation", Integer.toString(s.cqMod())));
         }
-        lines.add(kv("Mtu", "4096[B]"));
+        lines.add(kv("Mtu", frameBytes + "[B]"));
         lines.add(kv("Link type", linkType));
         if (peer != null) {
             lines.add(kv("Peer", peer.name() + " (" + peer.domain() + ")"));

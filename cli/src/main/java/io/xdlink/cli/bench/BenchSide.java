@@ -125,7 +125,8 @@ abstract class BenchSide {
             err.flush();
         }
         new BenchOutput(out, s).banner("xdlink " + shortId(fabric.localDomain()) + " -> " + shortId(peer),
-                linkType(s), info, ep.device().stats().rails(), CFormat.sizeText(rails.stripeMinBytes()));
+                linkType(s), info, ep.device().stats().rails(), CFormat.sizeText(rails.stripeMinBytes()),
+                rails.frameBytes());
     }
 
     private String describeLinks(UUID peer) {

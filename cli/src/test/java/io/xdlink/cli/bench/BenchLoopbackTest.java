@@ -37,7 +37,8 @@ class BenchLoopbackTest {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("                    RDMA_Write BW Test")
                 .contains(" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]")
-                .contains(" Link loopback0  : Gen 3 x2, 40 Gb/s").contains(" Rail 0          : ");
+                .contains(" Link loopback0  : Gen 3 x2, 40 Gb/s").contains(" Rail 0          : ")
+                .contains(" Mtu             : 4096[B]");
         List<String> rows = table(r.out());
         assertThat(rows).hasSize(1);
         assertThat(rows.getFirst()).matches(BW_ROW).startsWith(" 65536      200 ");
@@ -165,5 +166,19 @@ class BenchLoopbackTest {
             assertThat(r.exit()).isEqualTo(1);
             assertThat(r.err()).contains("is already in use").doesNotContain("Exception");
         }
+    }
+
+    @Test
+    void aFrameSizeTheSimulatedRingsCannotCarryIsAClearErrorBeforeAnythingRuns() {
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-n", "10", "-s", "64K", "-P", "frame_bytes=16384");
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.err()).contains("frame_bytes=16384").contains("at most 4096 bytes a frame");
+        assertThat(r.out()).doesNotContain("RDMA_Write BW Test");
+
+        CliRun smaller = CliRun.main("bench", "write_bw", "--loopback", "-n", "50", "-s", "64K", "-P",
+                "frame_bytes=2048");
+        assertThat(smaller.exit()).as(smaller.err()).isZero();
+        assertThat(smaller.out()).contains(" Mtu             : 2048[B]");
+        assertThat(table(smaller.out())).hasSize(1);
     }
 }

@@ -58,6 +58,9 @@ class UnshapedLabTest {
             assertThat(ratio).as(o.clientOut()).isGreaterThanOrEqualTo(0.3);
         }
         assertThat(ratio(o.serverOut(), "bandwidth")).as("the server prints the same ratio").isEqualTo(ratio);
+        // TCP rails carry 16 KiB frames, not a USB4 ring's 4 KiB: both hosts say so where perftest gives its MTU.
+        assertThat(o.clientOut()).as(o.clientOut()).contains(" Mtu             : 16384[B]");
+        assertThat(o.serverOut()).as(o.serverOut()).contains(" Mtu             : 16384[B]");
         if (Files.isReadable(Path.of("/proc/stat"))) {
             // Each host says what else had its processors: the server's line is its own, not the client's copy.
             assertThat(host).as(o.clientOut()).isNotNull().matches(HOST);
