@@ -1,0 +1,153 @@
+package io.xdlink.rails.tcp;
+
+import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.agent.BackoffIdleStrategy;
+import io.xdlink.rails.frame.Opcode;
+import io.xdlink.rails.verbs.Access;
+import io.xdlink.rails.verbs.Completion;
+import io.xdlink.rails.verbs.CompletionQueue;
+import io.xdlink.rails.verbs.Connecting;
+import io.xdlink.rails.verbs.ConnectionFailedException;
+import io.xdlink.rails.verbs.Device;
+import io.xdlink.rails.verbs.DeviceConfig;
+import io.xdlink.rails.verbs.Listener;
+import io.xdlink.rails.verbs.MemoryRegion;
+import io.xdlink.rails.verbs.QpAttributes;
+import io.xdlink.rails.verbs.QueuePair;
+import io.xdlink.rails.verbs.WorkOpcode;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two devices over one real TCP rail with the frames a real host sends (16 KiB): writes and sends of every size
+ * around a frame's payload arrive byte for byte, a 1 MiB write takes a quarter of the frames 4 KiB frames would, and
+ * acknowledgements stay within one for every 16 data frames.
+ */
+class LargeFramesOverTcpTest {
+    private static final long SEED = 0x16384L;
+    private static final int FRAME = 16384;
+    private static final int MEMORY = 4 << 20;
+
+    private record Side(Device device, CompletionQueue cq, MemorySegment memory, MemoryRegion mr) {
+    }
+
+    private static Side side(Arena arena, TcpRailTransport rail, long n) {
+        Device d = Device.open(DeviceConfig.builder().id(new UUID(0x16, n))
+                .settings(RailsSettings.of("frame_bytes", Integer.toString(FRAME)))
+                .thread(new BackoffIdleStrategy()).seed(n).build(), List.of(rail));
+        MemorySegment memory = arena.allocate(MEMORY, 64);
+        return new Side(d, d.createCq(1024), memory,
+                d.allocPd().register(memory, Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+    }
+
+    private static Completion next(Side s, WorkOpcode opcode, long wrId) {
+        Completion[] got = new Completion[1];
+        Await.until(opcode + " " + wrId + " on " + s.device(), () -> (got[0] = s.cq().poll()) != null);
+        assertThat(got[0].isSuccess()).as("%s (seed %d)", got[0], SEED).isTrue();
+        assertThat(got[0].opcode()).isEqualTo(opcode);
+        assertThat(got[0].wrId()).isEqualTo(wrId);
+        return got[0];
+    }
+
+    /**
+     * Data frames {@code s} took in, less duplicates: a sender whose acknowledgement is late (a busy host) probes with
+     * its oldest message's first frame again.
+     */
+    private static long newFrames(Side s) {
+        var stats = s.device().stats();
+        return stats.dataFramesReceived() - stats.duplicateFrames();
+    }
+
+    @Test
+    void writesAndSendsOfEverySizeArriveWholeInLargeFramesOverARealSocket() throws Exception {
+        SplittableRandom random = new SplittableRandom(SEED);
+        try (Arena arena = Arena.ofShared();
+             TcpLoopbackPair pair = TcpLoopbackPair.open(TcpSettings.defaults(), TcpRailTransportTest.LINK)) {
+            Side a = side(arena, pair.a(), 1);
+            Side b = side(arena, pair.b(), 2);
+            try {
+                Listener l = b.device().listen();
+                Connecting c = a.device().connect(l.handle(), QpAttributes.of(a.mr().pd(), a.cq()));
+                QueuePair[] qa = new QueuePair[1];
+                QueuePair[] qb = new QueuePair[1];
+                Await.until("the queue pair to connect", () -> {
+                    if (qb[0] == null) {
+                        qb[0] = l.accept(QpAttributes.of(b.mr().pd(), b.cq()));
+                    }
+                    if (qa[0] == null) {
+                        try {
+                            qa[0] = c.poll();
+                        } catch (ConnectionFailedException e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+                    return qa[0] != null && qb[0] != null;
+                });
+                int payload = Opcode.WRITE.maxPayload(FRAME);
+                int[] sizes = {1, payload - 1, payload, payload + 1, 2 * payload, 65536, 3 * 65536 + 7, 1 << 20,
+                        1 + random.nextInt(MEMORY / 2)};
+                long id = 0;
+                for (int size : sizes) {
+                    long from = random.nextInt(MEMORY - size);
+                    long to = random.nextInt(MEMORY - size);
+                    byte[] bytes = new byte[size];
+                    random.nextBytes(bytes);
+                    MemorySegment.copy(MemorySegment.ofArray(bytes), 0, a.memory(), from, size);
+                    b.memory().fill((byte) 0);
+                    long dataBefore = newFrames(b);
+                    assertThat(qa[0].postWrite(++id, a.mr(), from, size, b.mr().address() + to, b.mr().rkey()))
+                            .isTrue();
+                    next(a, WorkOpcode.WRITE, id);
+                    assertThat(b.memory().asSlice(to, size).toArray(ValueLayout.JAVA_BYTE))
+                            .as("a write of %d bytes (seed %d)", size, SEED).isEqualTo(bytes);
+                    assertThat(newFrames(b) - dataBefore)
+                            .as("frames of a %d-byte write", size).isEqualTo((size + payload - 1) / payload);
+                }
+                // A SEND's frames go whole, not as a run: a frame of 16 KiB as one stream record.
+                int sendPayload = Opcode.SEND.maxPayload(FRAME);
+                for (int size : new int[] {sendPayload, 2 * sendPayload + 3}) {
+                    byte[] bytes = new byte[size];
+                    random.nextBytes(bytes);
+                    MemorySegment.copy(MemorySegment.ofArray(bytes), 0, a.memory(), 0, size);
+                    b.memory().fill((byte) 0);
+                    assertThat(qb[0].postRecv(++id, b.mr(), 4096, size)).isTrue();
+                    assertThat(qa[0].postSend(id, a.mr(), 0, size)).isTrue();
+                    assertThat(next(b, WorkOpcode.RECV, id).byteLen()).isEqualTo(size);
+                    next(a, WorkOpcode.SEND, id);
+                    assertThat(b.memory().asSlice(4096, size).toArray(ValueLayout.JAVA_BYTE))
+                            .as("a send of %d bytes (seed %d)", size, SEED).isEqualTo(bytes);
+                }
+                // A stream of 1 MiB writes: a quarter of 4 KiB frames' count, and one ACK for at most 16 of them.
+                long dataBefore = newFrames(b);
+                long acksBefore = b.device().stats().ackFramesSent();
+                int writes = 64;
+                for (int i = 0; i < writes; i++) {
+                    while (!qa[0].postWrite(++id, a.mr(), 0, 1 << 20, b.mr().address() + (1 << 20), b.mr().rkey(),
+                            false)) {
+                        Thread.onSpinWait();
+                    }
+                }
+                assertThat(qa[0].postWrite(++id, a.mr(), 0, 1, b.mr().address(), b.mr().rkey())).isTrue();
+                next(a, WorkOpcode.WRITE, id);
+                long data = newFrames(b) - dataBefore;
+                long acks = b.device().stats().ackFramesSent() - acksBefore;
+                long perWrite = ((1L << 20) + payload - 1) / payload;
+                assertThat(data).as("%s", b.device().stats()).isEqualTo(writes * perWrite + 1);
+                assertThat(acks).as("%d ACKs for %d data frames", acks, data).isLessThanOrEqualTo(data / 16 + 1);
+                assertThat(a.device().lastError()).isNull();
+                assertThat(b.device().lastError()).isNull();
+            } finally {
+                a.device().close();
+                b.device().close();
+            }
+        }
+    }
+}
