@@ -7,11 +7,8 @@ import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.verbs.Access;
 import io.xdlink.rails.verbs.Completion;
 import io.xdlink.rails.verbs.CompletionQueue;
-import io.xdlink.rails.verbs.Connecting;
-import io.xdlink.rails.verbs.ConnectionFailedException;
 import io.xdlink.rails.verbs.Device;
 import io.xdlink.rails.verbs.DeviceConfig;
-import io.xdlink.rails.verbs.Listener;
 import io.xdlink.rails.verbs.MemoryRegion;
 import io.xdlink.rails.verbs.QpAttributes;
 import io.xdlink.rails.verbs.QueuePair;
@@ -180,30 +177,17 @@ class ArrivalWatchTest {
             Side a = side(arena, pair.a(), 1);
             Side b = side(arena, pair.b(), 2);
             try {
-                Listener l = a.device().listen();
-                Connecting c = b.device().connect(l.handle(), QpAttributes.of(b.mr().pd(), b.cq()));
-                QueuePair[] qa = new QueuePair[1];
-                QueuePair[] qb = new QueuePair[1];
-                Await.until("the queue pair to connect", () -> {
-                    if (qa[0] == null) {
-                        qa[0] = l.accept(QpAttributes.of(a.mr().pd(), a.cq()));
-                    }
-                    if (qb[0] == null) {
-                        try {
-                            qb[0] = c.poll();
-                        } catch (ConnectionFailedException e) {
-                            throw new AssertionError(e);
-                        }
-                    }
-                    return qa[0] != null && qb[0] != null;
-                });
+                QpPairs.Pair qp = QpPairs.connect(a.device(), QpAttributes.of(a.mr().pd(), a.cq()), b.device(),
+                        QpAttributes.of(b.mr().pd(), b.cq()));
+                QueuePair qa = qp.listening();
+                QueuePair qb = qp.connecting();
                 a.idle().untilSignalled(true);
                 b.idle().untilSignalled(true);
                 long parksA = a.idle().parks();
                 long parksB = b.idle().parks();
                 for (int i = 0; i < ROUND_TRIPS; i++) {
-                    send(a, qa[0], b, qb[0], 2 * i);
-                    send(b, qb[0], a, qa[0], 2 * i + 1);
+                    send(a, qa, b, qb, 2 * i);
+                    send(b, qb, a, qa, 2 * i + 1);
                 }
                 // Each message found both engines parked, so each side parked at least once per message.
                 assertThat(a.idle().parks() - parksA).isGreaterThanOrEqualTo(2 * ROUND_TRIPS);

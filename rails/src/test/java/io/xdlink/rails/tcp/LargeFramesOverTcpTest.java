@@ -6,11 +6,8 @@ import io.xdlink.rails.frame.Opcode;
 import io.xdlink.rails.verbs.Access;
 import io.xdlink.rails.verbs.Completion;
 import io.xdlink.rails.verbs.CompletionQueue;
-import io.xdlink.rails.verbs.Connecting;
-import io.xdlink.rails.verbs.ConnectionFailedException;
 import io.xdlink.rails.verbs.Device;
 import io.xdlink.rails.verbs.DeviceConfig;
-import io.xdlink.rails.verbs.Listener;
 import io.xdlink.rails.verbs.MemoryRegion;
 import io.xdlink.rails.verbs.QpAttributes;
 import io.xdlink.rails.verbs.QueuePair;
@@ -74,23 +71,10 @@ class LargeFramesOverTcpTest {
             Side a = side(arena, pair.a(), 1);
             Side b = side(arena, pair.b(), 2);
             try {
-                Listener l = b.device().listen();
-                Connecting c = a.device().connect(l.handle(), QpAttributes.of(a.mr().pd(), a.cq()));
-                QueuePair[] qa = new QueuePair[1];
-                QueuePair[] qb = new QueuePair[1];
-                Await.until("the queue pair to connect", () -> {
-                    if (qb[0] == null) {
-                        qb[0] = l.accept(QpAttributes.of(b.mr().pd(), b.cq()));
-                    }
-                    if (qa[0] == null) {
-                        try {
-                            qa[0] = c.poll();
-                        } catch (ConnectionFailedException e) {
-                            throw new AssertionError(e);
-                        }
-                    }
-                    return qa[0] != null && qb[0] != null;
-                });
+                QpPairs.Pair qp = QpPairs.connect(b.device(), QpAttributes.of(b.mr().pd(), b.cq()), a.device(),
+                        QpAttributes.of(a.mr().pd(), a.cq()));
+                QueuePair qa = qp.connecting();
+                QueuePair qb = qp.listening();
                 int payload = Opcode.WRITE.maxPayload(FRAME);
                 int[] sizes = {1, payload - 1, payload, payload + 1, 2 * payload, 65536, 3 * 65536 + 7, 1 << 20,
                         1 + random.nextInt(MEMORY / 2)};
@@ -103,7 +87,7 @@ class LargeFramesOverTcpTest {
                     MemorySegment.copy(MemorySegment.ofArray(bytes), 0, a.memory(), from, size);
                     b.memory().fill((byte) 0);
                     long dataBefore = newFrames(b);
-                    assertThat(qa[0].postWrite(++id, a.mr(), from, size, b.mr().address() + to, b.mr().rkey()))
+                    assertThat(qa.postWrite(++id, a.mr(), from, size, b.mr().address() + to, b.mr().rkey()))
                             .isTrue();
                     next(a, WorkOpcode.WRITE, id);
                     assertThat(b.memory().asSlice(to, size).toArray(ValueLayout.JAVA_BYTE))
@@ -118,8 +102,8 @@ class LargeFramesOverTcpTest {
                     random.nextBytes(bytes);
                     MemorySegment.copy(MemorySegment.ofArray(bytes), 0, a.memory(), 0, size);
                     b.memory().fill((byte) 0);
-                    assertThat(qb[0].postRecv(++id, b.mr(), 4096, size)).isTrue();
-                    assertThat(qa[0].postSend(id, a.mr(), 0, size)).isTrue();
+                    assertThat(qb.postRecv(++id, b.mr(), 4096, size)).isTrue();
+                    assertThat(qa.postSend(id, a.mr(), 0, size)).isTrue();
                     assertThat(next(b, WorkOpcode.RECV, id).byteLen()).isEqualTo(size);
                     next(a, WorkOpcode.SEND, id);
                     assertThat(b.memory().asSlice(4096, size).toArray(ValueLayout.JAVA_BYTE))
@@ -130,12 +114,12 @@ class LargeFramesOverTcpTest {
                 long acksBefore = b.device().stats().ackFramesSent();
                 int writes = 64;
                 for (int i = 0; i < writes; i++) {
-                    while (!qa[0].postWrite(++id, a.mr(), 0, 1 << 20, b.mr().address() + (1 << 20), b.mr().rkey(),
+                    while (!qa.postWrite(++id, a.mr(), 0, 1 << 20, b.mr().address() + (1 << 20), b.mr().rkey(),
                             false)) {
                         Thread.onSpinWait();
                     }
                 }
-                assertThat(qa[0].postWrite(++id, a.mr(), 0, 1, b.mr().address(), b.mr().rkey())).isTrue();
+                assertThat(qa.postWrite(++id, a.mr(), 0, 1, b.mr().address(), b.mr().rkey())).isTrue();
                 next(a, WorkOpcode.WRITE, id);
                 long data = newFrames(b) - dataBefore;
                 long acks = b.device().stats().ackFramesSent() - acksBefore;
