@@ -17,12 +17,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every test end to end over the simulated fabric in this process: both ends, the rendezvous on 127.0.0.1, perftest's
- * table. Short runs: this checks behaviour and format, never speed.
+ * table. Short runs: this checks behaviour and format, never speed. Three run as a user does, warm-up included (a
+ * bandwidth test, the latency tests, the raw baseline, whose warm-ups differ); the rest pass {@value #NO_WARM_UP},
+ * since a warm-up is at least eight quarter-second rounds and nothing they check depends on it.
  */
 class BenchLoopbackTest {
     /** perftest's row, or its extended-precision row below 0.1 Gb/s. */
     private static final Pattern BW_ROW = Pattern.compile(" \\d+ +\\d+ +\\d+\\.\\d\\d +\\d+\\.\\d\\d *\\t\\t {5}\\d+\\.\\d{6}"
             + "| \\d+ +\\d+ {11}\\d+\\.\\d{6} {12}\\d+\\.\\d{6} {12}\\d+\\.\\d{6}");
+    private static final String NO_WARM_UP = "--no-perform_warm_up";
     private static final Pattern LAT_ROW = Pattern.compile(" \\d+ +\\d+ {10}\\d+\\.\\d\\d.*");
 
     private static List<String> table(String out) {
@@ -52,7 +55,7 @@ class BenchLoopbackTest {
     @Test
     void theHostsLoadOverTheRunFollowsTheTable() {
         Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc/stat on this host");
-        CliRun r = CliRun.main("bench", "write_lat", "--loopback", "-n", "50");
+        CliRun r = CliRun.main("bench", "write_lat", "--loopback", "-n", "50", NO_WARM_UP);
         assertThat(r.exit()).as(r.err()).isZero();
         List<String> lines = r.out().lines().toList();
         int host = lines.indexOf(lines.stream().filter(l -> l.startsWith(" Host            : ")).findFirst()
@@ -66,7 +69,8 @@ class BenchLoopbackTest {
     void jsonKeepsTheHostsLoad(@TempDir Path dir) throws IOException {
         Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc/stat on this host");
         Path json = dir.resolve("run.json");
-        CliRun r = CliRun.main("bench", "write_lat", "--loopback", "-n", "50", "--json", json.toString());
+        CliRun r = CliRun.main("bench", "write_lat", "--loopback", "-n", "50", "--json", json.toString(),
+                NO_WARM_UP);
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(BenchReport.fromJson("run.json", Files.readString(json)).testInfo())
                 .containsKeys("processors", "processors_busy_percent")
@@ -75,7 +79,7 @@ class BenchLoopbackTest {
 
     @Test
     void aSingleLaneLinkIsWhatTheBannerSays() {
-        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "--link", "gen3x1", "-n", "20");
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "--link", "gen3x1", "-n", "20", NO_WARM_UP);
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("Gen 3 x1, 20 Gb/s");
     }
@@ -83,7 +87,8 @@ class BenchLoopbackTest {
     @Test
     void everySizeWithMinimalIterations(@TempDir Path dir) throws IOException {
         Path png = dir.resolve("all.png");
-        CliRun r = CliRun.main("bench", "send_bw", "--loopback", "-a", "-n", "5", "--plot", png.toString());
+        CliRun r = CliRun.main("bench", "send_bw", "--loopback", "-a", "-n", "5", "--plot", png.toString(),
+                NO_WARM_UP);
         assertThat(r.exit()).as(r.err()).isZero();
         List<String> rows = table(r.out());
         assertThat(rows).hasSize(23);
@@ -115,7 +120,8 @@ class BenchLoopbackTest {
 
     @Test
     void jsonToStandardOutputHoldsTheRunAndItsRawBaselineAndNothingElse() {
-        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-n", "20", "--baseline", "raw", "--json", "-");
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-n", "20", "--baseline", "raw", "--json", "-",
+                NO_WARM_UP);
         assertThat(r.exit()).as(r.err()).isZero();
         // The table moves to standard error so that standard output is one JSON document.
         assertThat(r.err()).contains(" Baseline        : plain TCP socket to 127.0.0.1");
@@ -139,7 +145,8 @@ class BenchLoopbackTest {
 
     @Test
     void aRailNamedByItsInterfaceRunsOnThatCableAtBothEnds() {
-        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-P", "loopback=3", "--rail", "port2", "-n", "20");
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-P", "loopback=3", "--rail", "port2", "-n", "20",
+                NO_WARM_UP);
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains(" Link loopback2  : Gen 3 x2, 40 Gb/s via port2")
                 .contains(" Rail 0          : sim:loopback2/rail0 on cable loopback2").doesNotContain("loopback0");
@@ -176,7 +183,7 @@ class BenchLoopbackTest {
         assertThat(r.out()).doesNotContain("RDMA_Write BW Test");
 
         CliRun smaller = CliRun.main("bench", "write_bw", "--loopback", "-n", "50", "-s", "64K", "-P",
-                "frame_bytes=2048");
+                "frame_bytes=2048", NO_WARM_UP);
         assertThat(smaller.exit()).as(smaller.err()).isZero();
         assertThat(smaller.out()).contains(" Mtu             : 2048[B]");
         assertThat(table(smaller.out())).hasSize(1);
