@@ -26,7 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * processor on a shared 2-core machine, even with other work on it (at 2000 Mbit/s the two-cable run measured what
  * the processors, not the cables, allowed; at 1000 Mbit/s it did so once under a load average of 10), and every run
  * warms up first ({@code --perform_warm_up}) so a cold process's first second of
- * class loading and compilation is not what a 300-iteration row measures. Under the stress pass's busy loops the
+ * class loading and compilation is not what a 300-iteration row measures. The runs keep {@value #TX_DEPTH} writes
+ * in flight ({@code -t}, a completion for every {@value #TX_DEPTH}: {@code -Q}), not perftest's 128: a warm-up round
+ * is at least a TX depth of writes, and 128 MiB take 2.1 s on one 500 Mbit/s cable, so the eight rounds a level rate
+ * needs ran into the warm-up's 15 s cap; 16 MiB take about the quarter second a round is meant to last, and in flight
+ * they are still several times what a cable's shaper queues (50 ms of its traffic, 3 MB), so the cables, not the
+ * depth, set the rates. Under the stress pass's busy loops the
  * runs must still complete and report the right links, but their speed is the loops' to decide, so it is not checked.
  *
  * <p>The tests run in any order, alone or together: the one-rail run the others are measured against is made by
@@ -38,6 +43,7 @@ class TwoHostBenchTest {
     private static final int CABLES = 2;
     private static final String SIZE = "1M";
     private static final String ITERS = "300";
+    private static final String TX_DEPTH = "16";
 
     @TempDir
     static Path dir;
@@ -103,7 +109,7 @@ class TwoHostBenchTest {
     private Run run(String name, List<String> extra) throws IOException, InterruptedException {
         Path json = dir.resolve(name + ".json");
         List<String> common = new ArrayList<>(List.of("write_bw", "--report_gbits", "--perform_warm_up", "-s", SIZE,
-                "-n", ITERS, "--timeout", "60"));
+                "-n", ITERS, "-t", TX_DEPTH, "-Q", TX_DEPTH, "--timeout", "60"));
         common.addAll(extra);
         LabBench.Outcome o = new LabBench(lab, dir).run(name, common, List.of("--json", json.toString()));
         BenchReport report = BenchReport.fromJson(json.toString(), Files.readString(json));
