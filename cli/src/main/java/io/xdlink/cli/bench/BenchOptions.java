@@ -151,6 +151,9 @@ public final class BenchOptions {
         int depth = txDepth == null ? test.defaultTxDepth() : txDepth;
         range("-t", depth, 1, MAX_TX_DEPTH);
         range("-Q", cqMod, 1, MAX_CQ_MOD);
+        // As perftest: a signalled completion every -Q requests with fewer than -Q outstanding would never come,
+        // and the run would wait out its timeout, so the moderation follows the depth down.
+        int moderation = Math.min(cqMod, depth);
         range("--timeout", timeoutSeconds, 1, 86_400);
         for (String r : rails) {
             if (r.isBlank() || r.length() > 64) {
@@ -193,7 +196,7 @@ public final class BenchOptions {
             }
         }
         return new BenchSettings(test, server, sizes, iters, duration,
-                gbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port, qps, depth, cqMod, rails, loopback,
+                gbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port, qps, depth, moderation, rails, loopback,
                 new BenchParams.Explicit(implied, given), json, plot, compare, baseline != null,
                 Duration.ofSeconds(timeoutSeconds), all && stderrIsTerminal, warmUp == null || warmUp,
                 all || size != null, iterations != null);

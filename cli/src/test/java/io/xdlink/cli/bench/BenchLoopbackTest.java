@@ -77,6 +77,23 @@ class BenchLoopbackTest {
                 .hasEntrySatisfying("processors", p -> assertThat(Integer.parseInt(p)).isPositive());
     }
 
+    /**
+     * A TX depth below the completion moderation (-t 16 with the default -Q 100) posted 16 unsignalled writes and
+     * waited for a completion that never came; as perftest, the moderation follows the depth down.
+     */
+    @Test
+    void aTxDepthBelowTheModerationLowersTheModeration() {
+        CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-t", "16", "-n", "64", "--timeout", "20",
+                NO_WARM_UP);
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains(" TX depth        : 16").contains(" CQ Moderation   : 16");
+        assertThat(table(r.out())).hasSize(1);
+
+        CliRun lower = CliRun.main("bench", "write_bw", "--loopback", "-t", "16", "-Q", "4", "-n", "64", NO_WARM_UP);
+        assertThat(lower.exit()).as(lower.err()).isZero();
+        assertThat(lower.out()).contains(" CQ Moderation   : 4");
+    }
+
     @Test
     void aSingleLaneLinkIsWhatTheBannerSays() {
         CliRun r = CliRun.main("bench", "write_bw", "--loopback", "--link", "gen3x1", "-n", "20", NO_WARM_UP);
