@@ -10,8 +10,8 @@ import java.util.List;
  * Decides when a warm-up has reached the rate the path keeps (messages of a bandwidth test, round trips of a latency
  * test), and runs one ({@link #run}): the warm-up runs in rounds of about {@link #ROUND_NANOS} each and stops once the
  * median rate of the last {@link #SPAN} rounds is no more than {@link #GAIN} above the median of the {@link #SPAN}
- * before them and the compilers spent less than {@link #COMPILING} of the last round, or after {@link #MAX_NANOS}
- * whatever the rates.
+ * before them (fewer rounds where rounds run longer, see {@link #span}) and the compilers spent less than
+ * {@link #COMPILING} of the last round, or after {@link #MAX_NANOS} whatever the rates.
  *
  * <p>Why not a fixed count: in the two-host lab the compiler is still finishing the path seconds into a run, and a
  * fixed warm-up ends wherever the count runs out. A 64 KiB write_bw timed right after 1 GiB of warm-up ran at
@@ -43,6 +43,7 @@ final class WarmUpPlateau {
     private final List<Double> rates = new ArrayList<>();
     private boolean compiling;
     private long elapsed;
+    private long lastNanos = ROUND_NANOS;
 
     /** One warm-up round: runs {@code n} messages or round trips. */
     @FunctionalInterface
@@ -86,6 +87,7 @@ final class WarmUpPlateau {
         rates.add((double) bytes / nanos);
         compiling = compileNanos > COMPILING * nanos;
         elapsed += nanos;
+        lastNanos = nanos;
     }
 
     /** Whether the rate has stopped climbing, or the warm-up has taken as long as it may. */
@@ -94,10 +96,23 @@ final class WarmUpPlateau {
             return true;
         }
         int n = rates.size();
-        if (n < 2 * SPAN || compiling) {
+        int span = span();
+        if (n < 2 * span || compiling) {
             return false;
         }
-        return median(n - SPAN, n) <= GAIN * median(n - 2 * SPAN, n - SPAN);
+        return median(n - span, n) <= GAIN * median(n - 2 * span, n - span);
+    }
+
+    /**
+     * Rounds compared on each side: {@link #SPAN} of the intended length, fewer where the last round was longer,
+     * so each side covers about {@code SPAN * ROUND_NANOS} whatever a round lasts. A round is at least a TX depth of
+     * messages: 128 writes of 1 MiB take 2.1 s on a 500 Mbit/s cable, where eight rounds ran into the 15 s limit on
+     * a rate that was level from the first.
+     */
+    private int span() {
+        long last = lastNanos;
+        long perSide = (long) SPAN * ROUND_NANOS;
+        return (int) Math.max(1, Math.min(SPAN, (perSide + last / 2) / last));
     }
 
     /** Rounds so far. */

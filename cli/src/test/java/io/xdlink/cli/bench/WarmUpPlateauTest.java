@@ -34,6 +34,36 @@ class WarmUpPlateauTest {
         assertThat(levelAfter(0.94, 0.95, 0.94, 0.94, 0.95, 0.94, 0.95, 0.94, 0.95)).isEqualTo(2 * WarmUpPlateau.SPAN);
     }
 
+    /**
+     * A round is at least a TX depth of messages: 128 writes of 1 MiB on a 500 Mbit/s cable take 2.1 s a round, so
+     * one round on each side covers what four quarter-second rounds do.
+     */
+    @Test
+    void longRoundsOnAPacedCableAreComparedOneAgainstOne() {
+        long twoSeconds = 2_100_000_000L;
+        WarmUpPlateau p = new WarmUpPlateau();
+        p.round(64L << 20, 1_070_000_000L, 0); // the first round: 64 MiB
+        assertThat(p.level()).isFalse();
+        p.round(128L << 20, twoSeconds, 0);
+        assertThat(p.level()).as("the first round was slower by less than the gain allowed").isTrue();
+
+        WarmUpPlateau climbing = new WarmUpPlateau();
+        climbing.round(32L << 20, twoSeconds, 0);
+        climbing.round(128L << 20, twoSeconds, 0);
+        assertThat(climbing.level()).as("four times the rate of the round before").isFalse();
+        climbing.round(130L << 20, twoSeconds, 0);
+        assertThat(climbing.level()).isTrue();
+
+        // Half-second rounds: two on each side.
+        WarmUpPlateau half = new WarmUpPlateau();
+        for (int i = 0; i < 3; i++) {
+            half.round(30L << 20, 500_000_000L, 0);
+            assertThat(half.level()).as("round %d", i + 1).isFalse();
+        }
+        half.round(30L << 20, 500_000_000L, 0);
+        assertThat(half.level()).isTrue();
+    }
+
     @Test
     void aLevelRateWhileThisProcessStillCompilesIsAPauseInTheClimb() {
         WarmUpPlateau p = new WarmUpPlateau();

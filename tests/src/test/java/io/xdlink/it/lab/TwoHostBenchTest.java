@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * warms up first ({@code --perform_warm_up}) so a cold process's first second of
  * class loading and compilation is not what a 300-iteration row measures. The runs keep {@value #TX_DEPTH} writes
  * in flight ({@code -t}, a completion for every {@value #TX_DEPTH}: {@code -Q}), not perftest's 128: a warm-up round
- * is at least a TX depth of writes, and 128 MiB take 2.1 s on one 500 Mbit/s cable, so the eight rounds a level rate
- * needs ran into the warm-up's 15 s cap; 16 MiB take about the quarter second a round is meant to last, and in flight
+ * is at least a TX depth of writes, and 128 MiB take 2.1 s on one 500 Mbit/s cable, so a warm-up at 128 takes two
+ * such rounds after its first; 16 MiB take about the quarter second a round is meant to last, and in flight
  * they are still several times what a cable's shaper queues (50 ms of its traffic, 3 MB), so the cables, not the
  * depth, set the rates. Under the stress pass's busy loops the
  * runs must still complete and report the right links, but their speed is the loops' to decide, so it is not checked.

@@ -37,7 +37,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPacka
  * <ul>
  *   <li>{@code TwoHostBenchTest}: its runs are {@code xdlink bench} between the lab hosts over two cables, whose
  *       waits (the server's start, the rendezvous, a rail on every cable within the bench's rail wait, the run's
- *       timeout) are those of {@code AddressingLabTest}'s /30 case; its warm-up ends by its own cap, never with a
+ *       timeout) are those of {@code AddressingLabTest}'s /30 case; its warm-up ends within its own limit, never with a
  *       failure; and the rates it is about are not checked under load.</li>
  *   <li>{@code UnshapedLabTest}: a one-cable {@code xdlink bench} as in {@code LabFailureTest}, beside a raw socket
  *       whose only wait is the same run timeout; its ratios are not checked under load.</li>
