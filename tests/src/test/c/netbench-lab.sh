@@ -11,6 +11,7 @@
 #                   --sizes S,...]
 #   XDLINK_PARAMS_EXTRA='ccl_idle_spins=100' netbench-lab.sh      adds plugin parameters on both hosts
 #   NETBENCH_PLUGIN=/path/libnccl-net-xdlink.so netbench-lab.sh    another build of the plugin
+#   XDLINK_JAVA_OPTIONS='-XX:+PreserveFramePointer' netbench-lab.sh  options for both hosts' plugin JVMs (a profile)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd); repo=$(cd "$here/../../../.." && pwd)
 tag=nb; lab=$repo/../shared/lab/two-hosts.sh; port=47719
@@ -29,8 +30,8 @@ hosts=/tmp/two-hosts-$tag
 run() { # namespace rank params...
   local ns=$1 rank=$2 params=$3; shift 3
   ip netns exec "$ns" env -i PATH=/usr/bin:/bin JAVA_HOME="$java_home" NCCL_NET_PLUGIN="$so" \
-    XDLINK_PARAMS="$params ${XDLINK_PARAMS_EXTRA:-}" timeout 600 "$work/plugin_harness" netbench --rank "$rank" \
-    --handle "$work/h" "$@" > "$work/rank$rank.log" 2>&1
+    XDLINK_JAVA_OPTIONS="${XDLINK_JAVA_OPTIONS:-}" XDLINK_PARAMS="$params ${XDLINK_PARAMS_EXTRA:-}" \
+    timeout 600 "$work/plugin_harness" netbench --rank "$rank" --handle "$work/h" "$@" > "$work/rank$rank.log" 2>&1
 }
 # The cpu line of /proc/stat: all ticks (user..steal, guest being inside user) and the hypervisor's (steal).
 ticks() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, ($9 == "" ? -1 : $9); exit }' /proc/stat; }
