@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * simulated cable negotiated, for several cables.
  */
 @Tag("multiprocess")
+@Tag("not-under-load") // the stress pass leaves it out: StressTest says why
 class PluginLoopbackHarnessTest {
 
     @ParameterizedTest(name = "{0} -> {1} Mb/s")

@@ -170,7 +170,7 @@ class LabFailureTest {
 
     /** Brings its own busy loops, so the stress pass, whose loops would add to them, leaves it out. */
     @Test
-    @Tag("own-load")
+    @Tag("not-under-load")
     void aRunUnderLoadAtThreeTimesTheCoreCountCompletes() throws Exception {
         int loops = 3 * Runtime.getRuntime().availableProcessors();
         try (BusyLoops load = BusyLoops.start(loops, Duration.ofMinutes(5)); Pair p = start(4)) {

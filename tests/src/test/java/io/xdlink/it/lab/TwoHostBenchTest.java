@@ -38,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * whichever test needs it first.
  */
 @Tag("multiprocess")
+@Tag("not-under-load") // the stress pass leaves it out: StressTest says why
 class TwoHostBenchTest {
     static final int RATE_MBIT = 500;
     private static final int CABLES = 2;

@@ -23,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * docs/benchmarks.md). Under the stress pass's busy loops only the runs' completing is checked.
  */
 @Tag("multiprocess")
+@Tag("not-under-load") // the stress pass leaves it out: StressTest says why
 class UnshapedLabTest {
     private static final Pattern RATIO = Pattern.compile("xdlink/raw (bandwidth|latency): ([0-9.]+)");
     private static final String HOST = " Host {12}: \\d+ processors?, \\d+(\\.\\d)?% busy.*";

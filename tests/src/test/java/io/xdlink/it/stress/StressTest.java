@@ -9,7 +9,6 @@ import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.TagFilter;
-import org.junit.platform.engine.discovery.ClassNameFilter;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
@@ -32,41 +31,34 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPacka
  * fails the test with every failure listed.
  *
  * <p>The pass looks for a wait that a loaded host delays past its limit. Every {@value #TAG} test runs under load
- * except those in {@link #NOT_UNDER_LOAD}, each of which waits on nothing that a test still here does not wait on
- * under the same load, and asserts under load nothing but that its runs complete:
+ * except those also tagged {@value #NOT_UNDER_LOAD}: three classes, each of which waits on nothing that a test still
+ * here does not wait on under the same load, and asserts under load nothing but that its runs complete,
  * <ul>
  *   <li>{@code TwoHostBenchTest}: its runs are {@code xdlink bench} between the lab hosts over two cables, whose
  *       waits (the server's start, the rendezvous, a rail on every cable within the bench's rail wait, the run's
- *       timeout) are those of {@code AddressingLabTest}'s /30 case; its warm-up ends within its own limit, never with a
- *       failure; and the rates it is about are not checked under load.</li>
+ *       timeout) are those of {@code AddressingLabTest}'s /30 case; its warm-up ends within its own limit, never
+ *       with a failure; and the rates it is about are not checked under load.</li>
  *   <li>{@code UnshapedLabTest}: a one-cable {@code xdlink bench} as in {@code LabFailureTest}, beside a raw socket
  *       whose only wait is the same run timeout; its ratios are not checked under load.</li>
  *   <li>{@code PluginLoopbackHarnessTest}: the plugin's JVM started inside the C harness, as in
  *       {@code PluginTwoProcessTest} (twice per run there, over TCP rails), then the simulated fabric, which moves
  *       in virtual time; its four cases differ only in the speed each cable reports.</li>
  * </ul>
+ * and {@code LabFailureTest}'s run at three times the core count, which starts busy loops of its own: under the
+ * pass's loops it would measure a load it does not name, and every lab run here is already a run under load.
  * What still runs under load: {@code LabFailureTest} (keepalive, a descheduled peer, a rail closed underneath,
- * stray connections: waits on time are its subject; all but its run under busy loops of its own, tagged
- * {@value #OWN_LOAD}), {@code AddressingLabTest} (discovery with every addressing,
+ * stray connections: waits on time are its subject), {@code AddressingLabTest} (discovery with every addressing,
  * and a rail on each of two cables within the rail wait), {@code NetnsLabTest}, and the plugin's
  * {@code PluginTwoProcessTest}, {@code PluginStartupTest} and {@code PluginPendingRequestTest}. A new {@value #TAG}
- * test runs under load unless it is added to {@link #NOT_UNDER_LOAD} with its reason.
+ * test runs under load unless it is tagged {@value #NOT_UNDER_LOAD}, with its reason here.
  */
 @EnabledIfSystemProperty(named = "xdlink.stress.repeat", matches = "[1-9][0-9]{0,3}")
 class StressTest {
     /** The tag of every multi-process and lab test. */
     static final String TAG = "multiprocess";
 
-    /**
-     * The tag of a test that starts busy loops of its own ({@code LabFailureTest}'s run at three times the core
-     * count): under the pass's loops it would measure a load it does not name, and every lab run here is already a
-     * run under load.
-     */
-    static final String OWN_LOAD = "own-load";
-
-    /** The {@value #TAG} tests left out of the pass, each for the reason given in the class comment. */
-    static final List<String> NOT_UNDER_LOAD = List.of("io.xdlink.it.lab.TwoHostBenchTest",
-            "io.xdlink.it.lab.UnshapedLabTest", "io.xdlink.it.PluginLoopbackHarnessTest");
+    /** The tag of the {@value #TAG} tests the pass leaves out, each for the reason given in the class comment. */
+    static final String NOT_UNDER_LOAD = "not-under-load";
 
     @Test
     void theMultiProcessTestsPassEveryTimeWithBusyLoopsBeside() {
@@ -76,9 +68,7 @@ class StressTest {
         Launcher launcher = LauncherFactory.create();
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
                 .selectors(selectPackage("io.xdlink.it"))
-                .filters(TagFilter.includeTags(TAG), TagFilter.excludeTags(OWN_LOAD),
-                        ClassNameFilter.excludeClassNamePatterns(NOT_UNDER_LOAD.stream()
-                                .map(java.util.regex.Pattern::quote).toArray(String[]::new)))
+                .filters(TagFilter.includeTags(TAG), TagFilter.excludeTags(NOT_UNDER_LOAD))
                 .build();
         List<String> failures = new ArrayList<>();
         long started = System.nanoTime();
