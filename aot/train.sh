@@ -49,10 +49,11 @@ no_profiles="-XX:+UnlockDiagnosticVMOptions -XX:+IgnoreUnrecognizedVMOptions -XX
 run=""
 command -v timeout >/dev/null 2>&1 && run="timeout $limit"
 echo "xdlink: $name: training run of $1 (log: $log)"
-# --enable-native-access as the launcher and the shim pass it. Written under a temporary name, so an interrupted
-# run leaves nothing the launcher could pick up.
+# --enable-native-access and the collector as the launcher and the shim pass them. Written under a temporary name,
+# so an interrupted run leaves nothing the launcher could pick up.
 # shellcheck disable=SC2086
-if ! $run "$home/bin/java" --enable-native-access=ALL-UNNAMED -XX:AOTCacheOutput="$cache.tmp" $no_profiles \
+if ! $run "$home/bin/java" --enable-native-access=ALL-UNNAMED -XX:+UseParallelGC -XX:AOTCacheOutput="$cache.tmp" \
+    $no_profiles \
     -cp "$cp" "$@" \
     >"$log" 2>&1; then
   warn "the training run failed (see $log)"

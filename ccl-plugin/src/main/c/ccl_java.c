@@ -218,6 +218,15 @@ static void java_runtime_version(const char *home, char *out, size_t cap) {
     fclose(f);
 }
 
+/*
+ * Whether a JVM option picks a collector (-XX:+UseG1GC, -XX:+UseSerialGC, ...): the shim then leaves its own choice
+ * out, since a JVM given two refuses to start.
+ */
+static int picks_collector(const char *opt) {
+    size_t len = strlen(opt);
+    return strncmp(opt, "-XX:+Use", 8) == 0 && len > 10 && strcmp(opt + len - 2, "GC") == 0;
+}
+
 static int newer(const struct timespec *a, const struct timespec *b) {
     return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
 }
@@ -548,7 +557,27 @@ static void start_java(void) {
     char aot_why[PATH_MAX * 2 + 64] = "";
     int aot = aot_cache_option(dir, home, aot_option, sizeof aot_option, aot_why, sizeof aot_why);
 
-    JavaVMOption options[7 + MAX_EXTRA_OPTIONS];
+    /* XDLINK_JAVA_OPTIONS come last, so they can override what comes before them. */
+    char *extra = getenv("XDLINK_JAVA_OPTIONS") != NULL ? strdup(getenv("XDLINK_JAVA_OPTIONS")) : NULL;
+    char *extra_opts[MAX_EXTRA_OPTIONS];
+    int extras = 0;
+    int own_collector = 1;
+    if (extra != NULL) {
+        char *save = NULL;
+        for (char *tok = strtok_r(extra, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save)) {
+            if (extras == MAX_EXTRA_OPTIONS) {
+                logf_c(CCL_LOG_WARN, "NET/xdlink : XDLINK_JAVA_OPTIONS has more than %d options; ignoring '%s' on",
+                       MAX_EXTRA_OPTIONS, tok);
+                break;
+            }
+            if (picks_collector(tok)) {
+                own_collector = 0;
+            }
+            extra_opts[extras++] = tok;
+        }
+    }
+
+    JavaVMOption options[8 + MAX_EXTRA_OPTIONS];
     int n = 0;
     options[n++].optionString = cp;
     options[n++].optionString = "--enable-native-access=ALL-UNNAMED";
@@ -562,18 +591,14 @@ static void start_java(void) {
         options[n++].optionString = "-Xlog:aot*=off";
         options[n++].optionString = "-Xlog:cds*=off";
     }
-    int fixed = n;
-    char *extra = getenv("XDLINK_JAVA_OPTIONS") != NULL ? strdup(getenv("XDLINK_JAVA_OPTIONS")) : NULL;
-    if (extra != NULL) {
-        char *save = NULL;
-        for (char *tok = strtok_r(extra, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save)) {
-            if (n == fixed + MAX_EXTRA_OPTIONS) {
-                logf_c(CCL_LOG_WARN, "NET/xdlink : XDLINK_JAVA_OPTIONS has more than %d options; ignoring '%s' on",
-                       MAX_EXTRA_OPTIONS, tok);
-                break;
-            }
-            options[n++].optionString = tok;
-        }
+    if (own_collector) {
+        /* The parallel collector, as the xdlink launcher picks it: the rails' data path allocates next to nothing
+         * once it runs, and G1, the JDK's own choice on two or more processors, adds a barrier to every reference
+         * store; side by side it left the 64 KiB stream slower (docs/benchmarks.md, "The JVM's collector"). */
+        options[n++].optionString = "-XX:+UseParallelGC";
+    }
+    for (int i = 0; i < extras; i++) {
+        options[n++].optionString = extra_opts[i];
     }
     for (int i = 0; i < n; i++) {
         options[i].extraInfo = NULL;
@@ -593,8 +618,9 @@ static void start_java(void) {
         if (job.rc != 0) {
             fail("starting Java from %s failed: %s", home, job.why);
         } else {
-            logf_c(CCL_LOG_INFO, "NET/xdlink : started Java from %s with the jars in %s (%s%s)", home, dir,
-                   aot ? "offered the ahead-of-time cache " : "no ahead-of-time cache: ", aot ? aot_option + 13 : aot_why);
+            logf_c(CCL_LOG_INFO, "NET/xdlink : started Java from %s with the jars in %s (%s%s; %s)", home, dir,
+                   aot ? "offered the ahead-of-time cache " : "no ahead-of-time cache: ", aot ? aot_option + 13 : aot_why,
+                   own_collector ? "the parallel collector" : "the collector XDLINK_JAVA_OPTIONS picks");
         }
     }
     free(extra);

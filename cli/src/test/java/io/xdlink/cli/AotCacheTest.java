@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The JDK's ahead-of-time cache beside the command-line jar: the launcher passes it only when the JDK that made it
+ * The JVM the launcher starts: the parallel collector unless {@code XDLINK_JAVA_OPTS} picks one, and the JDK's
+ * ahead-of-time cache beside the command-line jar: the launcher passes it only when the JDK that made it
  * runs xdlink and no jar is newer than it, and a cache the JVM refuses costs the user nothing on the screen; the
  * build's training script ({@code aot/train.sh}) skips when asked and leaves no cache when training fails. The
  * launcher runs against a stand-in JDK whose {@code java} prints its arguments, so each decision is read off the
@@ -126,15 +127,25 @@ class AotCacheTest {
     @Test
     void aCacheFromThisJdkNewerThanEveryJarIsPassedWithItsLoggingOff() throws Exception {
         cache(stampOf(jdk), 10);
-        assertThat(javaArgs()).containsExactly("--enable-native-access=ALL-UNNAMED",
+        assertThat(javaArgs()).containsExactly("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC",
                 "-XX:AOTCache=" + target.resolve("xdlink.aot"), "-Xlog:aot*=off", "-Xlog:cds*=off", "-jar",
                 target.resolve("xdlink-cli.jar").toString(), "--version");
     }
 
     @Test
     void withoutACacheJavaRunsAsBefore() throws Exception {
-        assertThat(javaArgs()).containsExactly("--enable-native-access=ALL-UNNAMED", "-jar",
+        assertThat(javaArgs()).containsExactly("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-jar",
                 target.resolve("xdlink-cli.jar").toString(), "--version");
+    }
+
+    @Test
+    void xdlinkJavaOptsThatPickACollectorReplaceTheParallelOne() throws Exception {
+        Run r = launch(jdk, Map.of("XDLINK_JAVA_OPTS", "-Xmx1g -XX:+UseZGC"), "--version");
+        assertThat(r.out().lines().toList()).containsExactly("--enable-native-access=ALL-UNNAMED", "-Xmx1g",
+                "-XX:+UseZGC", "-jar", target.resolve("xdlink-cli.jar").toString(), "--version");
+        r = launch(jdk, Map.of("XDLINK_JAVA_OPTS", "-Xmx1g -XX:-UseCompressedOops"), "--version");
+        assertThat(r.out().lines().toList()).as("options that pick no collector")
+                .startsWith("--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC", "-Xmx1g");
     }
 
     @Test
@@ -210,6 +221,20 @@ class AotCacheTest {
         }
     }
 
+    @Test
+    void theRealJdkRunsTheParallelCollectorOrTheOnePicked() throws Exception {
+        Path home = Path.of(System.getProperty("java.home"));
+        assumeTrue(Runtime.version().feature() >= 25, "needs a JDK 25");
+        realJar();
+        Run r = launch(home, Map.of("XDLINK_JAVA_OPTS", "-Xlog:gc:stderr"), "a");
+        assertThat(r.err()).contains("[gc] Using Parallel");
+        assertThat(r.out()).isEqualTo("ran 1\n");
+        r = launch(home, Map.of("XDLINK_JAVA_OPTS", "-XX:+UseSerialGC -Xlog:gc:stderr"), "a");
+        assertThat(r.err()).as("one collector, the user's").contains("[gc] Using Serial");
+        assertThat(r.out()).isEqualTo("ran 1\n");
+        assertThat(r.exit()).isZero();
+    }
+
     // ---- the build's training script ----
 
     private Run train(Path home, String skip) throws Exception {
@@ -258,7 +283,8 @@ class AotCacheTest {
         assertThat(Files.readString(target.resolve("xdlink.aot.jdk"))).isEqualTo(VERSION + "\n" + home.toRealPath()
                 + "\n");
         assertThat(Files.readAllLines(home.resolve("bin/java.args"))).containsExactly(
-                "--enable-native-access=ALL-UNNAMED", "-XX:AOTCacheOutput=" + target.resolve("xdlink.aot.tmp"),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC",
+                "-XX:AOTCacheOutput=" + target.resolve("xdlink.aot.tmp"),
                 // Classes loaded and linked, but no method profiles from a run over the simulator.
                 "-XX:+UnlockDiagnosticVMOptions", "-XX:+IgnoreUnrecognizedVMOptions", "-XX:-AOTRecordTraining",
                 "-cp", target.resolve("xdlink-cli.jar").toString(), "io.xdlink.cli.AotTraining");

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The plugin's in-process JVM and the AOT cache beside its jars, through the native harness's ping-pong: the shim
  * offers a cache only when its note names the JDK it starts and no jar is newer, says at INFO which cache it offered
  * or why none, and a cache the JVM refuses (damaged, or trained in another directory) costs nothing in the host's
- * output. Each run uses a copy of the laid-out plugin directory, so the build's own cache is left alone.
+ * output. The same line names the collector: the parallel one, unless {@code XDLINK_JAVA_OPTIONS} picks another. Each
+ * run uses a copy of the laid-out plugin directory, so the build's own cache is left alone.
  */
 class PluginAotCacheTest {
     private static final Instant JARS = Instant.parse("2026-01-01T00:00:00Z");
@@ -56,9 +57,13 @@ class PluginAotCacheTest {
     }
 
     private NativeHarness.Run pingPong() throws Exception {
+        return pingPong("");
+    }
+
+    private NativeHarness.Run pingPong(String javaOptions) throws Exception {
         NativeHarness.Run run = NativeHarness.run(Map.of("NCCL_NET_PLUGIN", dir.resolve("libnccl-net-xdlink.so")
-                .toString(), "JAVA_HOME", NativeHarness.JAVA_HOME, "XDLINK_PARAMS", "loopback=1"), 300, "pingpong",
-                "--iterations", "50");
+                .toString(), "JAVA_HOME", NativeHarness.JAVA_HOME, "XDLINK_PARAMS", "loopback=1",
+                "XDLINK_JAVA_OPTIONS", javaOptions), 300, "pingpong", "--iterations", "50");
         assertThat(run.output()).as(run.output()).endsWith("passed, 0 failed\n").doesNotContain("[aot")
                 .doesNotContain("[cds").doesNotContain("AOT cache").doesNotContain("NCCL WARN");
         assertThat(run.exit()).isZero();
@@ -74,7 +79,8 @@ class PluginAotCacheTest {
     @Test
     void aCacheFromThisJdkIsOfferedAndADamagedOneCostsNothing() throws Exception {
         Path cache = cache(junk(), stamp(), 10);
-        assertThat(pingPong().output()).contains("(offered the ahead-of-time cache " + cache + ")");
+        assertThat(pingPong().output())
+                .contains("(offered the ahead-of-time cache " + cache + "; the parallel collector)");
     }
 
     @Test
@@ -83,7 +89,8 @@ class PluginAotCacheTest {
         assumeTrue(Files.isRegularFile(built), "the build made no plugin cache (-Dxdlink.aot.skip=true?)");
         Path cache = cache(Files.readAllBytes(built), Files.readString(built.resolveSibling("xdlink-plugin.aot.jdk")),
                 10);
-        assertThat(pingPong().output()).contains("(offered the ahead-of-time cache " + cache + ")");
+        assertThat(pingPong().output())
+                .contains("(offered the ahead-of-time cache " + cache + "; the parallel collector)");
     }
 
     @Test
@@ -101,6 +108,14 @@ class PluginAotCacheTest {
     @Test
     void withoutACacheTheShimSaysSo() throws Exception {
         assertThat(pingPong().output()).contains("(no ahead-of-time cache: no " + dir.resolve("xdlink-plugin.aot")
-                + ")");
+                + "; the parallel collector)");
+    }
+
+    @Test
+    void theJvmRunsTheParallelCollectorUnlessTheOptionsPickOne() throws Exception {
+        assertThat(pingPong("-Xlog:gc:stdout").output()).contains("[gc] Using Parallel")
+                .contains("; the parallel collector)");
+        assertThat(pingPong("-XX:+UseSerialGC -Xlog:gc:stdout").output()).contains("[gc] Using Serial")
+                .doesNotContain("Using Parallel").contains("; the collector XDLINK_JAVA_OPTIONS picks)");
     }
 }
