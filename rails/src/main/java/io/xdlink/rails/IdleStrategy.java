@@ -15,6 +15,17 @@ public interface IdleStrategy {
         idle(workCount);
     }
 
+    /**
+     * Whether the next {@code idle(0, limitNanos)} may block the thread (park, or sleep on its rails) rather than
+     * spin or yield once and return to a duty cycle, which finds whatever was handed over meanwhile. A runner says
+     * it idles, so that a waker unparks it, only before such a step: while it only spins, work handed over from
+     * another thread costs that thread a flag, not an unpark for every frame it publishes. True unless a strategy
+     * knows better.
+     */
+    default boolean blocksNext(long limitNanos) {
+        return true;
+    }
+
     /** Called when the runner starts again after a pause. */
     default void reset() {
     }

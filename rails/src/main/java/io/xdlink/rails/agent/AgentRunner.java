@@ -23,7 +23,8 @@ public final class AgentRunner implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     // The two halves of a handshake that loses no wake: the runner says it is about to idle and then looks for a
-    // wake; a waker says it woke and then looks for an idler. Whichever goes second sees the other.
+    // wake; a waker says it woke and then looks for an idler. Whichever goes second sees the other. The runner says
+    // so only before a step of its idle strategy that blocks: a spin or a yield returns to a cycle at once.
     private volatile boolean sleeping;
     private volatile boolean woken;
 
@@ -56,7 +57,9 @@ public final class AgentRunner implements AutoCloseable {
         idle.reset();
         try {
             while (running) {
-                woken = false;
+                if (woken) {
+                    woken = false; // a load per cycle, and a fenced store only after a wake
+                }
                 int work;
                 try {
                     work = agent.doWork();
@@ -66,13 +69,19 @@ public final class AgentRunner implements AutoCloseable {
                     work = 1;
                 }
                 if (work == 0) {
+                    long deadline = agent.nextDeadlineNanos();
+                    long limit = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.getAsLong();
+                    if (!idle.blocksNext(limit)) {
+                        // A spin or a yield: the next cycle comes at once, so wakers need not unpark this thread.
+                        idle.idle(0, limit);
+                        continue;
+                    }
                     sleeping = true;
                     if (woken) {
                         // Work was handed over during the cycle that found none: look again at once.
                         idle.reset();
                     } else {
-                        long deadline = agent.nextDeadlineNanos();
-                        idle.idle(0, deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.getAsLong());
+                        idle.idle(0, limit);
                     }
                     sleeping = false;
                 } else {
@@ -90,11 +99,13 @@ public final class AgentRunner implements AutoCloseable {
     }
 
     /**
-     * Wakes the agent's thread if it is idling (parked or spinning in its idle strategy), so work handed to it
+     * Wakes the agent's thread if it is idling in a blocking step of its idle strategy, so work handed to it
      * from another thread, or frames arriving for it, are taken up at once. Any thread; cheap when it is busy.
      */
     public void wake() {
-        woken = true;
+        if (!woken) {
+            woken = true;
+        }
         if (sleeping) {
             LockSupport.unpark(thread);
         }

@@ -69,6 +69,12 @@ public final class BackoffIdleStrategy implements IdleStrategy {
         }
     }
 
+    /** Only a park blocks: spins and yields come first, and a timer already due is spun for. */
+    @Override
+    public boolean blocksNext(long limitNanos) {
+        return spins >= maxSpins && yields >= maxYields && limitNanos > 0;
+    }
+
     @Override
     public void reset() {
         spins = 0;

@@ -10,4 +10,9 @@ public final class BusySpinIdleStrategy implements IdleStrategy {
             Thread.onSpinWait();
         }
     }
+
+    @Override
+    public boolean blocksNext(long limitNanos) {
+        return false;
+    }
 }

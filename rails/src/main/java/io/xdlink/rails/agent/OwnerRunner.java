@@ -83,12 +83,18 @@ public final class OwnerRunner implements AutoCloseable {
             return;
         }
         long deadline = agent.nextDeadlineNanos();
-        Thread self = Thread.currentThread();
-        idler = self;
+        long limit = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.getAsLong();
+        if (!idle.blocksNext(limit)) {
+            // A spin or a yield: the next duty cycle comes at once and finds whatever was handed over, so wakers
+            // need not unpark this thread (an unpark of a thread that is not parked still takes its parker's lock).
+            idle.idle(0, limit);
+            return;
+        }
+        idler = Thread.currentThread();
         if (woken) {
             woken = false; // work was handed over since the cycle looked: look again at once
         } else {
-            idle.idle(0, deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.getAsLong());
+            idle.idle(0, limit);
         }
         idler = null;
     }
@@ -99,7 +105,11 @@ public final class OwnerRunner implements AutoCloseable {
      * An idle strategy that waits on sockets instead is woken by its sockets, not by this.
      */
     public void wake() {
-        woken = true;
+        if (!woken) {
+            // A store only when it changes something: a thread publishing frame after frame to a busy agent would
+            // otherwise pay a fenced store for each.
+            woken = true;
+        }
         Thread t = idler;
         if (t != null) {
             LockSupport.unpark(t);
@@ -137,6 +147,11 @@ public final class OwnerRunner implements AutoCloseable {
             }
             idle(idle, doWork());
         }
+    }
+
+    /** The thread a wake would unpark now, if any, for tests. */
+    Thread idlerForTests() {
+        return idler;
     }
 
     /** The standby thread, for tests and diagnosis. */

@@ -71,6 +71,15 @@ public final class TcpIdleStrategy implements IdleStrategy {
         }
     }
 
+    /**
+     * Only a sleep on the rails blocks: spins and yields come first, and a timer due within a millisecond is yielded
+     * for.
+     */
+    @Override
+    public boolean blocksNext(long limitNanos) {
+        return spins >= window.spins() && yields >= maxYields && limitNanos >= 1_000_000;
+    }
+
     private void sleep(long millis) {
         window.sleeping(System.nanoTime());
         RailWaiter.forCurrentThread().await(millis);

@@ -195,6 +195,59 @@ class AgentRunnerTest {
     }
 
     @Test
+    void backoffBlocksOnlyWhenItParks() {
+        BackoffIdleStrategy b = new BackoffIdleStrategy(2, 1, 1_000, 1_000);
+        for (int step = 0; step < 3; step++) {
+            assertThat(b.blocksNext(Long.MAX_VALUE)).as("spin or yield %d", step).isFalse();
+            b.idle(0, Long.MAX_VALUE);
+        }
+        assertThat(b.blocksNext(Long.MAX_VALUE)).as("the park").isTrue();
+        assertThat(b.blocksNext(0)).as("a timer already due is spun for").isFalse();
+        b.idle(1);
+        assertThat(b.blocksNext(Long.MAX_VALUE)).as("work starts the spins again").isFalse();
+        assertThat(new BusySpinIdleStrategy().blocksNext(Long.MAX_VALUE)).isFalse();
+    }
+
+    @Test
+    void aWakeWhileTheRunnerOnlySpinsIsTakenUpByItsNextCycle() throws Exception {
+        // An idle strategy that never blocks: the runner never says it idles, and a wake handed over between two
+        // spins is found by the cycle that comes next all the same.
+        AtomicInteger handedOver = new AtomicInteger();
+        AtomicInteger taken = new AtomicInteger();
+        Agent agent = new Agent() {
+            @Override
+            public int doWork() {
+                if (handedOver.get() > taken.get()) {
+                    taken.incrementAndGet();
+                    return 1;
+                }
+                return 0;
+            }
+
+            @Override
+            public String roleName() {
+                return "xdlink-test-agent";
+            }
+        };
+        RecordingIdle spinsOnly = new RecordingIdle() {
+            @Override
+            public boolean blocksNext(long limitNanos) {
+                return false;
+            }
+        };
+        AgentRunner runner = AgentRunner.start(agent, spinsOnly, e -> { });
+        for (int i = 1; i <= 1000; i++) {
+            handedOver.incrementAndGet();
+            runner.wake();
+            int expected = i;
+            await("hand-over " + i, () -> taken.get() == expected);
+        }
+        closeWithin(runner);
+        // The one reset the runner's start makes; a wake never resets a strategy that did not block.
+        assertThat(spinsOnly.resets).hasValue(1);
+    }
+
+    @Test
     void backoffRefusesNonsense() {
         assertThatThrownBy(() -> new BackoffIdleStrategy(1, 1, 10, 5)).hasMessageContaining("park");
         BackoffIdleStrategy b = new BackoffIdleStrategy(2, 2, 1, 4);

@@ -112,6 +112,40 @@ class OwnerRunnerTest {
     }
 
     @Test
+    void aThreadIsNamedTheIdlerOnlyForAStepThatBlocks() {
+        Probe agent = new Probe();
+        AtomicReference<Thread> idlerWhileSpinning = new AtomicReference<>();
+        AtomicReference<Thread> idlerWhileParking = new AtomicReference<>();
+        OwnerRunner[] runner = new OwnerRunner[1];
+        // Spins on its first idle step and "parks" (returns at once) on the second, noting whom a waker would unpark.
+        java.util.function.Supplier<io.xdlink.rails.IdleStrategy> idles = () -> new io.xdlink.rails.IdleStrategy() {
+            private int steps;
+
+            @Override
+            public void idle(int workCount) {
+            }
+
+            @Override
+            public void idle(int workCount, long limitNanos) {
+                (steps++ == 0 ? idlerWhileSpinning : idlerWhileParking).set(runner[0].idlerForTests());
+            }
+
+            @Override
+            public boolean blocksNext(long limitNanos) {
+                return steps > 0;
+            }
+        };
+        try (OwnerRunner r = new OwnerRunner(agent, idles, e -> { }, System::nanoTime)) {
+            runner[0] = r;
+            r.step(0);
+            r.step(0);
+            assertThat(idlerWhileSpinning.get()).as("a spin needs no unpark").isNull();
+            assertThat(idlerWhileParking.get()).isSameAs(Thread.currentThread());
+            assertThat(r.idlerForTests()).isNull();
+        }
+    }
+
+    @Test
     void closeStopsTheStandbyEvenWhileItRuns() throws Exception {
         Probe agent = new Probe();
         agent.owner = Thread.currentThread();

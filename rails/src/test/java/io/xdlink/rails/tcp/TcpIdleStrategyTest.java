@@ -48,6 +48,22 @@ class TcpIdleStrategyTest {
     }
 
     @Test
+    void onlyASleepOnTheRailsBlocks() {
+        TcpIdleStrategy idle = new TcpIdleStrategy(2, 1, 5);
+        for (int spin = 0; spin < 2; spin++) {
+            assertThat(idle.blocksNext(Long.MAX_VALUE)).as("spin %d", spin).isFalse();
+            idle.idle(0, Long.MAX_VALUE);
+        }
+        assertThat(idle.blocksNext(Long.MAX_VALUE)).as("the yield").isFalse();
+        idle.idle(0, Long.MAX_VALUE);
+        assertThat(idle.blocksNext(Long.MAX_VALUE)).as("the sleep").isTrue();
+        assertThat(idle.blocksNext(999_999)).as("a timer due within a millisecond is yielded for").isFalse();
+        assertThat(idle.blocksNext(1_000_000)).isTrue();
+        idle.idle(1);
+        assertThat(idle.blocksNext(Long.MAX_VALUE)).as("work starts the spins again").isFalse();
+    }
+
+    @Test
     void badSettingsAreRefused() {
         assertThatThrownBy(() -> new TcpIdleStrategy(-1, 0, 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new TcpIdleStrategy(0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
