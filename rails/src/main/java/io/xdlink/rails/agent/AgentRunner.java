@@ -69,8 +69,7 @@ public final class AgentRunner implements AutoCloseable {
                     work = 1;
                 }
                 if (work == 0) {
-                    long deadline = agent.nextDeadlineNanos();
-                    long limit = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.getAsLong();
+                    long limit = untilDeadline(agent, clock);
                     if (!idle.blocksNext(limit)) {
                         // A spin or a yield: the next cycle comes at once, so wakers need not unpark this thread.
                         idle.idle(0, limit);
@@ -96,6 +95,15 @@ public final class AgentRunner implements AutoCloseable {
                 errorHandler.accept(t);
             }
         }
+    }
+
+    /**
+     * How long an idle runner may wait before {@code agent}'s next timer, on {@code clock}: {@link Long#MAX_VALUE}
+     * when it has none, zero or less when one is due. What a runner passes to {@link IdleStrategy#idle(int, long)}.
+     */
+    static long untilDeadline(Agent agent, LongSupplier clock) {
+        long deadline = agent.nextDeadlineNanos();
+        return deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.getAsLong();
     }
 
     /**

@@ -82,8 +82,7 @@ public final class OwnerRunner implements AutoCloseable {
             idle.idle(work);
             return;
         }
-        long deadline = agent.nextDeadlineNanos();
-        long limit = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - clock.getAsLong();
+        long limit = AgentRunner.untilDeadline(agent, clock);
         if (!idle.blocksNext(limit)) {
             // A spin or a yield: the next duty cycle comes at once and finds whatever was handed over, so wakers
             // need not unpark this thread (an unpark of a thread that is not parked still takes its parker's lock).

@@ -1,6 +1,7 @@
 package io.xdlink.rails.agent;
 
 import io.xdlink.rails.Agent;
+import io.xdlink.rails.IdleStrategy;
 import org.junit.jupiter.api.Test;
 
 import java.util.Set;
@@ -9,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -118,7 +120,7 @@ class OwnerRunnerTest {
         AtomicReference<Thread> idlerWhileParking = new AtomicReference<>();
         OwnerRunner[] runner = new OwnerRunner[1];
         // Spins on its first idle step and "parks" (returns at once) on the second, noting whom a waker would unpark.
-        java.util.function.Supplier<io.xdlink.rails.IdleStrategy> idles = () -> new io.xdlink.rails.IdleStrategy() {
+        Supplier<IdleStrategy> idles = () -> new IdleStrategy() {
             private int steps;
 
             @Override
