@@ -149,6 +149,7 @@ class PluginTwoProcessTest {
         assertThat(logA).as(both).contains("netbench: round 1 size 65536 x 64: xdlink ")
                 .contains("netbench: round 1 size 1048576 x 4: xdlink ")
                 .contains("netbench: round 1 8-byte round trip over 200: xdlink median ")
+                .contains("socket polling with a yield after each empty look median ")
                 .endsWith("harness: 2 passed, 0 failed\n");
         assertThat(logB).as(both).contains("netbench: round 1 size 65536: isend answered not-yet ")
                 .endsWith("harness: 2 passed, 0 failed\n");
