@@ -859,12 +859,12 @@ static int nb_write_all(int fd, const void *b, size_t n) {
  * after each look that found nothing, as a proxy's loop runs a socket transport's test(). */
 enum { NB_BLOCK = 0, NB_SPIN = 1, NB_YIELD = 2 };
 
-static int nb_read_all(int fd, void *b, size_t n, int poll) {
+static int nb_read_all(int fd, void *b, size_t n, int wait) {
     char *c = b;
     while (n > 0) {
-        ssize_t r = recv(fd, c, n, poll != NB_BLOCK ? MSG_DONTWAIT : MSG_WAITALL);
+        ssize_t r = recv(fd, c, n, wait != NB_BLOCK ? MSG_DONTWAIT : MSG_WAITALL);
         if (r < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (poll == NB_YIELD) {
+            if (wait == NB_YIELD) {
                 sched_yield();
             }
             continue;
@@ -1098,16 +1098,16 @@ static int nb_plugin_pingpong(nb_t *b, long iterations, double *rtt, unsigned ch
     return 0;
 }
 
-/* 8-byte round trips over the plain socket: blocking, polling in a spin, or polling with yields (NB_BLOCK...). */
-static int nb_socket_pingpong(nb_t *b, long iterations, double *rtt, int poll) {
+/* 8-byte round trips over the plain socket, each read waiting as wait says (NB_BLOCK, NB_SPIN or NB_YIELD). */
+static int nb_socket_pingpong(nb_t *b, long iterations, double *rtt, int wait) {
     char m[8] = {0};
     for (long i = -1000; i < iterations; i++) {
         double t0 = now();
         if (b->rank == 0) {
-            if (nb_write_all(b->sock, m, 8) != 0 || nb_read_all(b->sock, m, 8, poll) != 0) {
+            if (nb_write_all(b->sock, m, 8) != 0 || nb_read_all(b->sock, m, 8, wait) != 0) {
                 return -1;
             }
-        } else if (nb_read_all(b->sock, m, 8, poll) != 0 || nb_write_all(b->sock, m, 8) != 0) {
+        } else if (nb_read_all(b->sock, m, 8, wait) != 0 || nb_write_all(b->sock, m, 8) != 0) {
             return -1;
         }
         if (i >= 0) {
@@ -1163,7 +1163,8 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
                 } else {
                     for (long m = 0; ok && m < count; m++) {
                         unsigned char *buf = ring + (size_t)(m % NB_INFLIGHT) * size;
-                        ok = (rank == 1 ? nb_write_all(b.sock, buf, size) : nb_read_all(b.sock, buf, size, NB_BLOCK)) == 0;
+                        ok = (rank == 1 ? nb_write_all(b.sock, buf, size)
+                                        : nb_read_all(b.sock, buf, size, NB_BLOCK)) == 0;
                     }
                 }
                 gbps[way] = (double)count * (double)size * 8.0 / ((now() - t0) * 1e9);
@@ -1179,10 +1180,11 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
         }
         nb_lat_t lat[4];
         /* the plugin; the socket blocking, polling in a spin, polling with yields as the plugin's host does */
+        static const int socket_wait[4] = {-1, NB_BLOCK, NB_SPIN, NB_YIELD};
         for (int way = 0; way < 4 && ok; way++) {
             ok = nb_barrier(&b) == 0;
             ok = ok && (way == 0 ? nb_plugin_pingpong(&b, iterations, rtt, sbuf, smh, rbuf, rmh)
-                                 : nb_socket_pingpong(&b, iterations, rtt, way - 1)) == 0;
+                                 : nb_socket_pingpong(&b, iterations, rtt, socket_wait[way])) == 0;
             if (ok) {
                 lat[way] = nb_quantiles(rtt, iterations);
             }
