@@ -27,7 +27,8 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
     private final ConnectionManager cm;
     private final EngineCounters counters;
     private final FrameView view = new FrameView();
-    private final ReceiveRun run;
+    /** The run of the rail being polled ({@link Rail#receiveRun}). */
+    private ReceiveRun run;
     private Rail current;
     private long now;
     /** Set by the queue pair that took the frame being dispatched when its next frame may continue a run. */
@@ -37,22 +38,32 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
         this.qps = engine.qps;
         this.cm = engine.cm;
         this.counters = engine.counters;
-        this.run = new ReceiveRun(counters);
     }
 
     /**
-     * The rail whose transport is polled next, at the duty cycle's time. Between polls commands and timers may have
-     * changed anything a run relies on, so any run ends here.
+     * The rail whose transport is polled next, at the duty cycle's time, with its run. A run outlives the poll that
+     * began it: a bulk transfer's next run record often arrives in a later poll, and the transport can read its
+     * payload straight into place only while the run vouches for it ({@link #placement}). Between polls commands and
+     * timers may have changed what the run relies on (its queue pair, region, rail), but every frame and placement
+     * the run takes checks those again ({@link ReceiveRun#take}).
      */
     void select(Rail rail, long at) {
         current = rail;
         now = at;
-        run.end();
+        ReceiveRun r = rail.receiveRun;
+        if (r == null) {
+            r = new ReceiveRun(counters);
+            rail.receiveRun = r;
+        }
+        run = r;
     }
 
-    /** The poll is over: the run's frames are booked on their rail and pool before anything else looks at either. */
+    /**
+     * The poll is over: the run's frames are booked on their rail and pool before anything else looks at either; the
+     * run itself goes on into the rail's next poll.
+     */
     void endRun() {
-        run.end();
+        run.book();
     }
 
     /** The queue pair that took the frame being dispatched: the frame after it may continue a run into it. */

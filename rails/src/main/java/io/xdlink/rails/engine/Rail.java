@@ -66,6 +66,8 @@ final class Rail {
     private final LossDetector loss;
 
     PeerPool pool;
+    /** The run of this rail's frames being received ({@link FrameDispatch}); made at its first poll. */
+    ReceiveRun receiveRun;
     State state = State.HANDSHAKE;
 
     private int ackedPosition;

@@ -18,8 +18,10 @@ import java.nio.ByteOrder;
  * order, one already seen, a queue pair or region no longer usable) goes the full way. A run may be ahead of the
  * packets its queue pair still waits for on other rails, as a striped write's second block is: placing a WRITE's
  * bytes needs only its own header, so that rail's frames take the short way too. Only frames whose CRC is not
- * checked take it (a transport that delivers intact), and a run ends with every poll, so nothing done between polls
- * goes unseen.
+ * checked take it (a transport that delivers intact). A run belongs to its rail and goes on from one poll to the
+ * next, its frames booked at the end of each ({@link #book}); whatever commands and timers did between polls is seen
+ * because every frame and placement checks the queue pair, its window, the message and region, and the rail's state
+ * and sequence again, and only the header words the run predicts are taken on trust.
  */
 final class ReceiveRun {
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -68,7 +70,14 @@ final class ReceiveRun {
         rail = null;
     }
 
-    private void book() {
+    /**
+     * Books the frames the run placed so far and keeps it going: the next frame or placement may continue it, its
+     * queue pair, region and rail checked again then.
+     */
+    void book() {
+        if (unbooked == 0) {
+            return;
+        }
         int n = unbooked;
         unbooked = 0;
         Rail r = rail;

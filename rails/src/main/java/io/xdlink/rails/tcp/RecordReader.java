@@ -16,7 +16,9 @@ import java.nio.channels.ReadableByteChannel;
  * <p>A reader made with {@link RunLimits} also takes run records: a prefix with its top bit set
  * ({@link #RUN_FLAG}) and the low bits giving the length of each head, then a u16 count of heads and a u32 payload
  * length, then the heads, then the payload. Every field is checked against the limits before anything behind it is
- * read, and {@link #isRun()} tells the consumer which kind {@link #nextRecord} took.
+ * read, and {@link #isRun()} tells the consumer which kind {@link #nextRecord} took. A run record need not fit the
+ * buffer: its header and heads always do, and a run longer than the buffer can be taken only by a consumer that
+ * takes its payload elsewhere ({@link #takeHeads}).
  */
 final class RecordReader {
     static final int PREFIX_BYTES = 2;
@@ -36,6 +38,11 @@ final class RecordReader {
         int maxRecord() {
             return RUN_HEADER_BYTES + maxHead * maxFrames + maxPayload;
         }
+
+        /** The longest a run record's header and heads can be: what a buffer must hold of any run. */
+        int maxHeads() {
+            return RUN_HEADER_BYTES + maxHead * maxFrames;
+        }
     }
 
     private String name;
@@ -50,7 +57,9 @@ final class RecordReader {
     /** The last read took less than it had room for: the socket had nothing more at that moment. */
     private boolean drained;
     private final RunLimits runs;
-    /** The longest record of either kind: a fill makes sure one fits behind the unread bytes. */
+    /**
+     * The longest plain record, or run header with its heads: a fill makes sure one fits behind the unread bytes.
+     */
     private final int longest;
     private boolean run;
     private int runFrames;
@@ -69,11 +78,11 @@ final class RecordReader {
     /** As above, taking run records within {@code runs} too (null: none). */
     RecordReader(String name, int capacity, int minRecord, int maxRecord, RunLimits runs) {
         int maxPlain = runs == null ? 0xFFFF : RUN_FLAG - 1;
-        this.longest = Math.max(PREFIX_BYTES + maxRecord, runs == null ? 0 : runs.maxRecord());
+        this.longest = Math.max(PREFIX_BYTES + maxRecord, runs == null ? 0 : runs.maxHeads());
         if (minRecord < 0 || maxRecord < minRecord || maxRecord > maxPlain || capacity < longest
                 || (runs != null && (runs.minHead() < 1 || runs.maxHead() < runs.minHead()
                 || runs.maxHead() >= RUN_FLAG || runs.maxFrames() < 1 || runs.maxFrames() > 0xFFFF
-                || runs.maxPayload() < 0))) {
+                || runs.maxPayload() < 0 || runs.maxRecord() < 0))) {
             throw new IllegalArgumentException("bad record bounds " + minRecord + ".." + maxRecord + ", runs " + runs
                     + " for capacity " + capacity);
         }
@@ -91,6 +100,15 @@ final class RecordReader {
      * @return bytes read, 0 when nothing was there, -1 once the stream has ended
      */
     int fill(ReadableByteChannel channel) throws IOException {
+        return fill(channel, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #fill(ReadableByteChannel)}, reading at most {@code most} bytes (at least one): a consumer about to
+     * read a payload straight into its place reads only what comes before it into the buffer, so little of the
+     * payload has to be copied out again.
+     */
+    int fill(ReadableByteChannel channel, int most) throws IOException {
         if (endOfStream) {
             return -1;
         }
@@ -102,8 +120,8 @@ final class RecordReader {
             end -= start;
             start = 0;
         }
-        buffer.limit(buffer.capacity()).position(end);
-        int room = buffer.remaining();
+        int room = (int) Math.min(buffer.capacity() - end, Math.max(1L, most));
+        buffer.limit(end + room).position(end);
         int n = channel.read(buffer);
         if (n < 0) {
             endOfStream = true;
@@ -251,6 +269,32 @@ final class RecordReader {
     /** Payload bytes of that run, right after its heads. */
     int runPayload() {
         return runPayload;
+    }
+
+    /**
+     * Bytes still to come of the record the unread bytes begin, as far as its header tells (0 when they begin none,
+     * or its length is not here yet): what a read must take at least to finish it.
+     */
+    int missing() {
+        int available = end - start;
+        if (available < PREFIX_BYTES) {
+            return 0;
+        }
+        int length = Short.toUnsignedInt(segment.get(LENGTH, start));
+        if ((length & RUN_FLAG) == 0 || runs == null) {
+            return Math.max(0, PREFIX_BYTES + length - available);
+        }
+        if (available < RUN_HEADER_BYTES) {
+            return RUN_HEADER_BYTES - available;
+        }
+        long whole = RUN_HEADER_BYTES + (long) (length & ~RUN_FLAG) * Short.toUnsignedInt(segment.get(LENGTH, start + 2))
+                + Integer.toUnsignedLong(segment.get(U32, start + 4));
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, whole - available));
+    }
+
+    /** Whether the run {@link #partialRun} found could arrive whole in the buffer, or must be taken in parts. */
+    boolean runFits() {
+        return RUN_HEADER_BYTES + (long) runHead * runFrames + runPayload <= buffer.capacity();
     }
 
     /**

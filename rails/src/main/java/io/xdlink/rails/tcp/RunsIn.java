@@ -33,9 +33,20 @@ final class RunsIn {
     private int directHead;
     private int directFrames;
 
-    RunsIn(RecordReader reader, String name) {
+    private boolean placedLast;
+    /** Whether the run being read goes to the scratch memory rather than its place. */
+    private boolean toScratch;
+    /** Memory for a long run's payload that is not read into its place ({@link #place}); made at first need. */
+    private MemorySegment scratch;
+    private final int maxPayload;
+
+    /**
+     * @param maxPayload the most payload bytes a run may carry (the reader's limits say so too)
+     */
+    RunsIn(RecordReader reader, String name, int maxPayload) {
         this.reader = reader;
         this.name = name;
+        this.maxPayload = maxPayload;
     }
 
     /** Whether a run's frames wait to be handed over. */
@@ -49,12 +60,23 @@ final class RunsIn {
     }
 
     /**
+     * Whether a long run was read into its place last, with at most the first frame of another WRITE since: a bulk
+     * transfer's next run most likely follows, whose payload can be placed too once its heads are here.
+     */
+    boolean placedLast() {
+        return placedLast;
+    }
+
+    /**
      * Takes the run record the reader just took whole at {@code at}: every head's payload length is checked against
      * the run's total before any frame is handed over, so a record whose heads and payload disagree ends the rail
      * and hands nothing.
      */
     void start(long at) throws StreamFormatException {
         check(at);
+        // A run of one frame from the buffer is most likely the first frame of the next long WRITE: its next run can
+        // still be placed.
+        placedLast &= reader.runFrames() == 1;
         headAt = at;
         headLength = reader.runHead();
         payload = reader.segment();
@@ -64,20 +86,29 @@ final class RunsIn {
 
     /**
      * The run the reader stopped at, whose heads are here and whose payload is still arriving: when the receiver
-     * knows where the payload goes (the next part of a WRITE it is placing), the part already read is copied there
-     * and the rest will be read from the socket straight into it ({@link #readIntoPlace}).
+     * knows where the payload goes (the next part of a WRITE it is placing) and {@code intoPlace} allows it, the part
+     * already read is copied there and the rest will be read from the socket straight into it
+     * ({@link #readIntoPlace}). A run the receiver does not place waits to arrive whole in the reader's buffer, or,
+     * when it is longer than that buffer, is read into this stream's scratch memory instead and handed over from
+     * there, as from the buffer.
      *
-     * @return true when the run is now being read into its place
+     * @return true when the run is now being read into its place or the scratch memory
      */
-    boolean place(FrameReceiver receiver) throws StreamFormatException {
+    boolean place(FrameReceiver receiver, boolean intoPlace) throws StreamFormatException {
         long at = reader.partialRun();
         check(at);
         int frames = reader.runFrames();
         int head = reader.runHead();
         int bytes = reader.runPayload();
-        MemorySegment target = receiver.placement(reader.segment(), at, head, frames, bytes);
+        MemorySegment target = intoPlace ? receiver.placement(reader.segment(), at, head, frames, bytes) : null;
         if (target == null || target.byteSize() != bytes) {
-            return false;
+            if (reader.runFits()) {
+                return false;
+            }
+            target = scratch(bytes);
+            toScratch = true;
+        } else {
+            toScratch = false;
         }
         long here = reader.buffered() - RecordReader.RUN_HEADER_BYTES - (long) head * frames;
         long hereAt = reader.takeHeads();
@@ -113,6 +144,7 @@ final class RunsIn {
                 return false;
             }
         }
+        placedLast = !toScratch;
         headAt = directHeadAt;
         headLength = directHead;
         payload = direct;
@@ -121,6 +153,17 @@ final class RunsIn {
         direct = null;
         directBuffer = null;
         return true;
+    }
+
+    /**
+     * {@code bytes} of memory for a run's payload that has no place to go and does not fit the reader's buffer; made
+     * at first need, as long as the longest run's payload, and used again for each such run.
+     */
+    private MemorySegment scratch(int bytes) {
+        if (scratch == null) {
+            scratch = MemorySegment.ofBuffer(ByteBuffer.allocateDirect(maxPayload));
+        }
+        return scratch.asSlice(0, bytes);
     }
 
     /** Checks a run's heads against its record before anything of it is handed over or placed. */

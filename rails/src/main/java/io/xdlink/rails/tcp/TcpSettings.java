@@ -1,6 +1,7 @@
 package io.xdlink.rails.tcp;
 
 import io.xdlink.params.Params;
+import io.xdlink.rails.frame.FrameLayout;
 
 import java.time.Duration;
 import io.xdlink.params.ParamException;
@@ -23,8 +24,12 @@ public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int rai
                           Duration keepaliveInterval, Duration keepaliveTimeout, Duration reconnectInterval,
                           boolean payloadByReference, boolean readIntoPlace) {
 
-    /** Smallest batch buffer: the largest run record a peer may send, which a receiving buffer must hold whole. */
-    public static final int MIN_RAIL_BUFFER = TcpRailTransport.RUN_LIMITS.maxRecord();
+    /**
+     * Smallest batch buffer: a receiving buffer must hold the largest frame record whole, and the header and heads of
+     * the largest run record (a run's payload may go elsewhere).
+     */
+    public static final int MIN_RAIL_BUFFER = Math.max(RecordReader.PREFIX_BYTES + FrameLayout.MAX_STREAM_FRAME_BYTES,
+            TcpRailTransport.RUN_LIMITS.maxHeads());
 
     /** As the canonical constructor, payloads by reference (the default). */
     public TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int railBuffer, Duration connectTimeout,

@@ -110,9 +110,11 @@ class ReceiveRunTest {
             assertThat(dst.asSlice(4096, size).mismatch(src)).as("target, seed " + SEED).isEqualTo(-1);
             assertThat(dst.asSlice(0, 4096).mismatch(arena.allocate(4096).fill((byte) 0x33))).isEqualTo(-1);
             assertThat(dst.asSlice(4096 + size).mismatch(arena.allocate(4096).fill((byte) 0x33))).isEqualTo(-1);
-            // Every frame of the message but the first of each poll took the short way.
+            // A run goes on from one poll to the next: every frame of the message but its first and at most one more
+            // took the short way. When each poll ended its run, one frame a poll went the full way (17 of these 260).
             long frames = t.a.stats().dataFramesReceived();
-            assertThat(f.runFrames()).as("frames of %d taken the short way", frames).isGreaterThan(frames / 2);
+            assertThat(f.runFrames()).as("frames of %d taken the short way", frames)
+                    .isGreaterThanOrEqualTo(frames - 2);
             // The count a watcher on another thread reads holds the short way's frames too.
             assertThat(t.a.dataFramesReceived()).isEqualTo(frames).isPositive();
         }

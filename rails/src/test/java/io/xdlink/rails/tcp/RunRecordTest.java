@@ -219,15 +219,86 @@ class RunRecordTest {
     }
 
     @Test
-    void aReaderWithoutRunsTakesTheFlagAsALengthAndALimitThatCannotHoldARunIsRefused() throws IOException {
+    void aReaderWithoutRunsTakesTheFlagAsALengthAndALimitThatCannotHoldARunsHeadsIsRefused() throws IOException {
         RecordReader plain = new RecordReader("control", 4096, 1, 1000);
         plain.fill(new RecordReaderTest.Chunks(header(8, 1, 1)));
         assertThatThrownBy(plain::nextRecord).isInstanceOf(StreamFormatException.class)
                 .hasMessageContaining("record length 32776 is outside 1..1000");
-        assertThatThrownBy(() -> new RecordReader("x", 100, 1, 50, LIMITS))
+        // The largest run's header and heads (8 + 4 x 16 bytes) must fit; its payload need not.
+        assertThatThrownBy(() -> new RecordReader("x", 71, 1, 50, LIMITS))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThat(new RecordReader("x", 72, 1, 50, LIMITS).segment().byteSize()).isEqualTo(72);
         assertThatThrownBy(() -> new RecordReader("x", 4096, 1, 1000, new RecordReader.RunLimits(8, 0x8000, 1, 1)))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aRunLongerThanTheBufferStopsAtItsHeadsForItsPayloadToBeTakenElsewhere() throws IOException {
+        // Room for the largest run's header and heads (72 bytes), not for this run whole (8 + 2 x 8 + 90).
+        RecordReader r = new RecordReader("rail t", 80, 1, 50, LIMITS);
+        byte[] heads = new byte[16];
+        java.util.Arrays.fill(heads, (byte) 0x11);
+        byte[] payload = new byte[90];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i + 1);
+        }
+        RecordReaderTest.Chunks stream = new RecordReaderTest.Chunks(concat(header(8, 2, 90), heads, payload));
+        assertThat(r.fill(stream)).isEqualTo(80);
+        assertThat(r.nextRecord()).isEqualTo(-1);
+        long at = r.partialRun();
+        assertThat(at).isEqualTo(RecordReader.RUN_HEADER_BYTES);
+        assertThat(r.runFits()).as("it can never arrive whole in this buffer").isFalse();
+        assertThat(r.missing()).isEqualTo(8 + 16 + 90 - 80);
+        assertThat(r.segment().asSlice(at, 16).toArray(ValueLayout.JAVA_BYTE)).isEqualTo(heads);
+        long payloadAt = r.takeHeads();
+        assertThat(r.segment().asSlice(payloadAt, 80 - 24).toArray(ValueLayout.JAVA_BYTE))
+                .isEqualTo(java.util.Arrays.copyOf(payload, 56));
+        assertThat(r.buffered()).as("the rest is the caller's to read").isZero();
+        ByteBuffer rest = ByteBuffer.allocate(34);
+        assertThat(stream.read(rest)).isEqualTo(34);
+        assertThat(rest.array()).isEqualTo(java.util.Arrays.copyOfRange(payload, 56, 90));
+    }
+
+    @Test
+    void aRunThatFitsTheBufferIsWaitedForWhole() throws IOException {
+        RecordReader r = reader();
+        r.fill(new RecordReaderTest.Chunks(concat(header(8, 1, 50), new byte[8], new byte[20])));
+        assertThat(r.nextRecord()).isEqualTo(-1);
+        assertThat(r.partialRun()).isPositive();
+        assertThat(r.runFits()).isTrue();
+        assertThat(r.missing()).isEqualTo(30);
+    }
+
+    @Test
+    void whatIsMissingOfARecordIsToldOnlyAsFarAsItsHeaderIsHere() throws IOException {
+        RecordReader nothing = reader();
+        assertThat(nothing.missing()).isZero();
+        RecordReader half = reader();
+        half.fill(new RecordReaderTest.Chunks(new byte[] {0}));
+        assertThat(half.missing()).as("one byte of a length says nothing yet").isZero();
+        RecordReader plain = reader();
+        plain.fill(new RecordReaderTest.Chunks(new byte[] {0, 10, 1, 2, 3, 4}));
+        assertThat(plain.missing()).isEqualTo(2 + 10 - 6);
+        RecordReader runPrefix = reader();
+        runPrefix.fill(new RecordReaderTest.Chunks(new byte[] {(byte) 0x80, 8, 0}));
+        assertThat(runPrefix.missing()).as("the rest of a run's header").isEqualTo(5);
+        // Hostile: a payload length of 4 GiB is refused by nextRecord; what is missing is never negative.
+        RecordReader hostile = reader();
+        hostile.fill(new RecordReaderTest.Chunks(header(8, 1, 0xFFFF_FFFFL)));
+        assertThat(hostile.missing()).isEqualTo(Integer.MAX_VALUE);
+        assertThatThrownBy(hostile::nextRecord).isInstanceOf(StreamFormatException.class);
+    }
+
+    @Test
+    void aFillReadsNoMoreThanItIsAllowedAndAlwaysSomething() throws IOException {
+        RecordReader r = reader();
+        RecordReaderTest.Chunks stream = new RecordReaderTest.Chunks(new byte[50]);
+        assertThat(r.fill(stream, 10)).isEqualTo(10);
+        assertThat(r.drained()).as("it took all it was allowed: more may be there").isFalse();
+        assertThat(r.fill(stream, 0)).isEqualTo(1);
+        assertThat(r.fill(stream, Integer.MAX_VALUE)).isEqualTo(39);
+        assertThat(r.drained()).isTrue();
+        assertThat(r.buffered()).isEqualTo(50);
     }
 
     private static void assertRefused(byte[] stream, String message) throws IOException {
