@@ -137,7 +137,10 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
 
     private void whole(MemorySegment buffer, long offset, long length) {
         Rail rail = current;
-        run.end();
+        // The frame goes the full way, which books its sequence: the run's frames are booked first. The run itself
+        // may go on after it (an acknowledgement between a WRITE's runs, as traffic both ways brings), since each
+        // frame it takes is checked against the rail's sequence and everything else again.
+        run.book();
         try {
             view.wrap(buffer, offset, length, rail.checksCrc);
         } catch (FrameException | RuntimeException e) {

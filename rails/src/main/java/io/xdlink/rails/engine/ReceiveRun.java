@@ -12,7 +12,8 @@ import java.nio.ByteOrder;
  * The short way in for a WRITE's frames that follow each other in order on one rail within one poll, as a bulk
  * transfer's do, and for a WRITE_WITH_IMM's (a collective library's every message): a frame that is, word for word,
  * what its predecessor announces (the same opcode, flags, epoch, queue pair, message, total, key and address, and a
- * WRITE_WITH_IMM's immediate and receive; the next rail sequence, packet sequence and offset) needs none of the
+ * WRITE_WITH_IMM's immediate and receive; the next packet sequence and offset, and the rail sequence the rail
+ * expects next, which a control frame between two of the run's frames may have taken) needs none of the
  * checks its predecessor passed again. Its header is read and compared, its credit, echo and length taken, and it is
  * booked and placed as the full path would; anything else (another rail, another message, a frame out of its rail's
  * order, one already seen, a queue pair or region no longer usable) goes the full way. A run may be ahead of the
@@ -130,7 +131,9 @@ final class ReceiveRun {
                 || o > heads.byteSize() - (long) headLength * frames) {
             return null;
         }
-        long w0 = first;
+        // The rail sequence is the one the rail expects next, whatever came between (a control frame takes one).
+        long w0 = (first & ~LOW) | (heads.get(WORD, o + FrameLayout.OFF_VERSION) & LOW);
+        int seq = (int) w0;
         long wpExpected = psnOffset;
         long firstOffset = wpExpected & LOW;
         long bytes = 0;
@@ -150,7 +153,6 @@ final class ReceiveRun {
             w0 = next(w0);
             wpExpected = nextPsnOffset(wp, length);
         }
-        int seq = (int) first;
         int psn = (int) (psnOffset >>> 32);
         int msn = (int) qpnMsn;
         if (bytes != payloadLength || firstOffset + bytes > totalKey >>> 32 || rail.state != Rail.State.UP
@@ -180,7 +182,7 @@ final class ReceiveRun {
         long wt = head.get(WORD, o + FrameLayout.OFF_TOTAL);
         long wr = head.get(WORD, o + FrameLayout.OFF_RADDR);
         long offset = wp & LOW;
-        if (w0 != first || wq != qpnMsn || wp != psnOffset || wt != totalKey || wr != raddr
+        if ((w0 & ~LOW) != (first & ~LOW) || wq != qpnMsn || wp != psnOffset || wt != totalKey || wr != raddr
                 || ((int) w1 & 0xFFFF) != payloadLength || offset + payloadLength > wt >>> 32
                 || (withImm && head.get(WORD, o + FrameLayout.OFF_WRITE_IMM) != immRecv)) {
             return false;
