@@ -33,7 +33,13 @@ final class RunsIn {
     private int directHead;
     private int directFrames;
 
-    private boolean placedLast;
+    /**
+     * Reads left that should go no further than the next run's heads: a few after a run was read into its place,
+     * enough to finish a record begun and take the heads of the run after it, not so many that a stream of small
+     * frames after a bulk transfer reads in small pieces for long.
+     */
+    private int shortReads;
+    static final int SHORT_READS = 3;
     /** Whether the run being read goes to the scratch memory rather than its place. */
     private boolean toScratch;
     /** Memory for a long run's payload that is not read into its place ({@link #place}); made at first need. */
@@ -60,11 +66,17 @@ final class RunsIn {
     }
 
     /**
-     * Whether a long run was read into its place last, with at most the first frame of another WRITE since: a bulk
-     * transfer's next run most likely follows, whose payload can be placed too once its heads are here.
+     * Whether the next read should go no further than the next run's heads: a run was read into its place lately,
+     * with at most runs of one frame (the first frame of another WRITE) since, so a bulk transfer's next run most
+     * likely follows, whose payload can be placed too once its heads are here.
      */
-    boolean placedLast() {
-        return placedLast;
+    boolean shortRead() {
+        return shortReads > 0;
+    }
+
+    /** A short read brought bytes (one that found none does not count). */
+    void tookShortRead() {
+        shortReads--;
     }
 
     /**
@@ -76,7 +88,9 @@ final class RunsIn {
         check(at);
         // A run of one frame from the buffer is most likely the first frame of the next long WRITE: its next run can
         // still be placed.
-        placedLast &= reader.runFrames() == 1;
+        if (reader.runFrames() != 1) {
+            shortReads = 0;
+        }
         headAt = at;
         headLength = reader.runHead();
         payload = reader.segment();
@@ -144,7 +158,7 @@ final class RunsIn {
                 return false;
             }
         }
-        placedLast = !toScratch;
+        shortReads = toScratch ? 0 : SHORT_READS;
         headAt = directHeadAt;
         headLength = directHead;
         payload = direct;

@@ -279,8 +279,11 @@ public final class TcpRailTransport implements RailTransport {
                 // After a run read into its place the next bytes are most likely the next run's header and
                 // heads: read no further than those (and the rest of a record begun), so its payload can go straight
                 // to its place too rather than into the buffer and be copied out again.
-                int read = runs.placedLast() ? reader.fill(channel, reader.missing() + PLACING_READ)
-                        : reader.fill(channel);
+                boolean shortRead = runs.shortRead();
+                int read = shortRead ? reader.fill(channel, reader.missing() + PLACING_READ) : reader.fill(channel);
+                if (shortRead && read > 0) {
+                    runs.tookShortRead();
+                }
                 if (read == 0) {
                     if (handed == 0) {
                         // Nothing at all: the engine may idle next, so the next frame to arrive wakes it. A poll
