@@ -12,8 +12,9 @@ import java.nio.channels.ReadableByteChannel;
  * The receiving half of a TCP rail's run records ({@link TcpRailTransport#offerRun}): it checks a run's heads against
  * its record, hands its frames over one by one (across polls when a poll's limit ends first), and reads a run whose
  * payload is still arriving straight into the memory the receiver says it belongs in
- * ({@link FrameReceiver#placement}), so a bulk transfer's payload is copied by nobody but the kernel. Belongs to the
- * thread that polls the rail.
+ * ({@link FrameReceiver#placement}), so a bulk transfer's payload is copied by nobody but the kernel. A run longer
+ * than the reader's buffer that has no such place is read into scratch memory and handed over from there. Belongs to
+ * the thread that polls the rail.
  */
 final class RunsIn {
     private final RecordReader reader;
