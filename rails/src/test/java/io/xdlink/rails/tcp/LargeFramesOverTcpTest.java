@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two devices over one real TCP rail with the frames a real host sends (16 KiB): writes and sends of every size
- * around a frame's payload arrive byte for byte, a 1 MiB write takes a quarter of the frames 4 KiB frames would, and
- * acknowledgements stay within one for every 16 data frames.
+ * around a frame's payload arrive byte for byte, a 1 MiB write takes a quarter of the frames 4 KiB frames would,
+ * acknowledgements stay within one for every 16 data frames, and bulk writes both ways at once land byte for byte.
  */
 class LargeFramesOverTcpTest {
     private static final long SEED = 0x16384L;
@@ -126,6 +126,60 @@ class LargeFramesOverTcpTest {
                 long perWrite = ((1L << 20) + payload - 1) / payload;
                 assertThat(data).as("%s", b.device().stats()).isEqualTo(writes * perWrite + 1);
                 assertThat(acks).as("%d ACKs for %d data frames", acks, data).isLessThanOrEqualTo(data / 16 + 1);
+                assertThat(a.device().lastError()).isNull();
+                assertThat(b.device().lastError()).isNull();
+            } finally {
+                a.device().close();
+                b.device().close();
+            }
+        }
+    }
+
+    /**
+     * Bulk writes both ways at once over one real socket: each side's run records arrive with the other side's
+     * acknowledgements between them, and every byte still lands where it belongs.
+     */
+    @Test
+    void writesBothWaysAtOnceOverARealSocketLandByteForByte() throws Exception {
+        SplittableRandom random = new SplittableRandom(SEED + 2);
+        int half = MEMORY / 2;
+        try (Arena arena = Arena.ofShared();
+             TcpLoopbackPair pair = TcpLoopbackPair.open(TcpSettings.defaults(), TcpRailTransportTest.LINK)) {
+            Side a = side(arena, pair.a(), 1);
+            Side b = side(arena, pair.b(), 2);
+            try {
+                QpPairs.Pair qp = QpPairs.connect(b.device(), QpAttributes.of(b.mr().pd(), b.cq()), a.device(),
+                        QpAttributes.of(a.mr().pd(), a.cq()));
+                QueuePair qa = qp.connecting();
+                QueuePair qb = qp.listening();
+                long id = 0;
+                for (int round = 0; round < 8; round++) {
+                    byte[] fromA = new byte[half];
+                    byte[] fromB = new byte[half];
+                    random.nextBytes(fromA);
+                    random.nextBytes(fromB);
+                    MemorySegment.copy(MemorySegment.ofArray(fromA), 0, a.memory(), 0, half);
+                    MemorySegment.copy(MemorySegment.ofArray(fromB), 0, b.memory(), 0, half);
+                    long first = id + 1;
+                    // Two writes each way, posted in turns so both directions carry data at once.
+                    for (int k = 0; k < 2; k++) {
+                        int at = k * (half / 2);
+                        assertThat(qa.postWrite(++id, a.mr(), at, half / 2, b.mr().address() + half + at,
+                                b.mr().rkey())).isTrue();
+                        assertThat(qb.postWrite(id, b.mr(), at, half / 2, a.mr().address() + half + at,
+                                a.mr().rkey())).isTrue();
+                    }
+                    for (long w = first; w <= id; w++) {
+                        next(a, WorkOpcode.WRITE, w);
+                        next(b, WorkOpcode.WRITE, w);
+                    }
+                    assertThat(b.memory().asSlice(half, half).toArray(ValueLayout.JAVA_BYTE))
+                            .as("round %d into B (seed %d)", round, SEED + 2).isEqualTo(fromA);
+                    assertThat(a.memory().asSlice(half, half).toArray(ValueLayout.JAVA_BYTE))
+                            .as("round %d into A (seed %d)", round, SEED + 2).isEqualTo(fromB);
+                }
+                assertThat(a.device().stats().ackFramesReceived()).as("acknowledgements came both ways").isPositive();
+                assertThat(b.device().stats().ackFramesReceived()).isPositive();
                 assertThat(a.device().lastError()).isNull();
                 assertThat(b.device().lastError()).isNull();
             } finally {
