@@ -287,8 +287,8 @@ final class RecordReader {
         if (available < RUN_HEADER_BYTES) {
             return RUN_HEADER_BYTES - available;
         }
-        long whole = RUN_HEADER_BYTES + (long) (length & ~RUN_FLAG) * Short.toUnsignedInt(segment.get(LENGTH, start + 2))
-                + Integer.toUnsignedLong(segment.get(U32, start + 4));
+        long heads = (long) (length & ~RUN_FLAG) * Short.toUnsignedInt(segment.get(LENGTH, start + 2));
+        long whole = RUN_HEADER_BYTES + heads + Integer.toUnsignedLong(segment.get(U32, start + 4));
         return (int) Math.min(Integer.MAX_VALUE, Math.max(0, whole - available));
     }
 
