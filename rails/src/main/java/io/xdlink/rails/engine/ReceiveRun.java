@@ -9,7 +9,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The short way in for a WRITE's frames that follow each other in order on one rail within one poll, as a bulk
+ * The short way in for a WRITE's frames that follow each other in order on one rail, as a bulk
  * transfer's do, and for a WRITE_WITH_IMM's (a collective library's every message): a frame that is, word for word,
  * what its predecessor announces (the same opcode, flags, epoch, queue pair, message, total, key and address, and a
  * WRITE_WITH_IMM's immediate and receive; the next packet sequence and offset, and the rail sequence the rail
@@ -64,9 +64,7 @@ final class ReceiveRun {
 
     /** Ends the run, booking the frames it placed. */
     void end() {
-        if (unbooked > 0) {
-            book();
-        }
+        book();
         receiver = null;
         rail = null;
     }

@@ -78,7 +78,7 @@ final class RecordReader {
     /** As above, taking run records within {@code runs} too (null: none). */
     RecordReader(String name, int capacity, int minRecord, int maxRecord, RunLimits runs) {
         int maxPlain = runs == null ? 0xFFFF : RUN_FLAG - 1;
-        this.longest = Math.max(PREFIX_BYTES + maxRecord, runs == null ? 0 : runs.maxHeads());
+        this.longest = leastCapacity(maxRecord, runs);
         if (minRecord < 0 || maxRecord < minRecord || maxRecord > maxPlain || capacity < longest
                 || (runs != null && (runs.minHead() < 1 || runs.maxHead() < runs.minHead()
                 || runs.maxHead() >= RUN_FLAG || runs.maxFrames() < 1 || runs.maxFrames() > 0xFFFF
@@ -92,6 +92,20 @@ final class RecordReader {
         this.maxRecord = maxRecord;
         this.buffer = ByteBuffer.allocateDirect(capacity);
         this.segment = MemorySegment.ofBuffer(buffer);
+    }
+
+    /**
+     * The smallest buffer a reader of plain records up to {@code maxRecord} bytes and of runs within {@code runs}
+     * (null: none) can have: it must hold the longest plain record whole, and a run's header and heads (a run's
+     * payload may go elsewhere).
+     */
+    static int leastCapacity(int maxRecord, RunLimits runs) {
+        return Math.max(PREFIX_BYTES + maxRecord, runs == null ? 0 : runs.maxHeads());
+    }
+
+    /** The run records this reader takes, or null when it takes none. */
+    RunLimits runLimits() {
+        return runs;
     }
 
     /**

@@ -45,15 +45,11 @@ final class RunsIn {
     private boolean toScratch;
     /** Memory for a long run's payload that is not read into its place ({@link #place}); made at first need. */
     private MemorySegment scratch;
-    private final int maxPayload;
 
-    /**
-     * @param maxPayload the most payload bytes a run may carry (the reader's limits say so too)
-     */
-    RunsIn(RecordReader reader, String name, int maxPayload) {
+    /** @param reader a reader that takes run records ({@link RecordReader#runLimits}) */
+    RunsIn(RecordReader reader, String name) {
         this.reader = reader;
         this.name = name;
-        this.maxPayload = maxPayload;
     }
 
     /** Whether a run's frames wait to be handed over. */
@@ -67,17 +63,21 @@ final class RunsIn {
     }
 
     /**
-     * Whether the next read should go no further than the next run's heads: a run was read into its place lately,
-     * with at most runs of one frame (the first frame of another WRITE) since, so a bulk transfer's next run most
-     * likely follows, whose payload can be placed too once its heads are here.
+     * Reads what the channel has now into the reader ({@link RecordReader#fill}). Soon after a run was read into its
+     * place, with at most runs of one frame (the first frame of another WRITE) since, a bulk transfer's next run most
+     * likely follows: the read then goes no further than the rest of a record begun and the next run's header and
+     * heads, so that run's payload can go straight to its place too rather than into the buffer and be copied out
+     * again. A read that finds nothing does not count as one of those.
      */
-    boolean shortRead() {
-        return shortReads > 0;
-    }
-
-    /** A short read brought bytes (one that found none does not count). */
-    void tookShortRead() {
-        shortReads--;
+    int fill(ReadableByteChannel channel) throws IOException {
+        if (shortReads == 0) {
+            return reader.fill(channel);
+        }
+        int n = reader.fill(channel, reader.missing() + reader.runLimits().maxHeads());
+        if (n > 0) {
+            shortReads--;
+        }
+        return n;
     }
 
     /**
@@ -176,7 +176,7 @@ final class RunsIn {
      */
     private MemorySegment scratch(int bytes) {
         if (scratch == null) {
-            scratch = MemorySegment.ofBuffer(ByteBuffer.allocateDirect(maxPayload));
+            scratch = MemorySegment.ofBuffer(ByteBuffer.allocateDirect(reader.runLimits().maxPayload()));
         }
         return scratch.asSlice(0, bytes);
     }

@@ -78,7 +78,7 @@ public final class TcpRailTransport implements RailTransport {
         this.arrivals = new ArrivalWatch(channel, watcher);
         this.byReference = byReference;
         this.readIntoPlace = readIntoPlace;
-        this.runs = new RunsIn(reader, info.name(), MAX_RUN_PAYLOAD);
+        this.runs = new RunsIn(reader, info.name());
         reader.rename(info.name());
     }
 
@@ -98,13 +98,11 @@ public final class TcpRailTransport implements RailTransport {
      * ({@link RunsIn#place}). Runs were capped at 32 KiB so that every run fit a 64 KiB buffer whole; a receiver that
      * is behind then found several whole runs in each read and copied them out of its buffer, 71% of a 1 MiB stream's
      * payload bytes, and read 11% into place. With runs up to 1 MiB, the engine's run living on from one poll to the
-     * next, and reads that go no further than the next run's heads after a run placed ({@link #PLACING_READ}), 97.9% of
+     * next, and reads that go no further than the next run's heads after a run placed ({@link RunsIn#fill}), 97.9% of
      * those bytes were read into place and 2.1% copied.
      */
     static final int MAX_RUN_FRAMES = 64;
     static final int MAX_RUN_PAYLOAD = 1 << 20;
-    /** A read made when the next run's payload may go straight to its place: the largest run's header and heads. */
-    static final int PLACING_READ = RecordReader.RUN_HEADER_BYTES + MAX_HEAD * MAX_RUN_FRAMES;
     static final RecordReader.RunLimits RUN_LIMITS = new RecordReader.RunLimits(MIN_HEAD, MAX_HEAD, MAX_RUN_FRAMES,
             MAX_RUN_PAYLOAD);
 
@@ -276,14 +274,7 @@ public final class TcpRailTransport implements RailTransport {
                     // round trip that system call sits between a frame's arrival and its answer.
                     break;
                 }
-                // After a run read into its place the next bytes are most likely the next run's header and
-                // heads: read no further than those (and the rest of a record begun), so its payload can go straight
-                // to its place too rather than into the buffer and be copied out again.
-                boolean shortRead = runs.shortRead();
-                int read = shortRead ? reader.fill(channel, reader.missing() + PLACING_READ) : reader.fill(channel);
-                if (shortRead && read > 0) {
-                    runs.tookShortRead();
-                }
+                int read = runs.fill(channel);
                 if (read == 0) {
                     if (handed == 0) {
                         // Nothing at all: the engine may idle next, so the next frame to arrive wakes it. A poll

@@ -25,11 +25,11 @@ public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int rai
                           boolean payloadByReference, boolean readIntoPlace) {
 
     /**
-     * Smallest batch buffer: a receiving buffer must hold the largest frame record whole, and the header and heads of
-     * the largest run record (a run's payload may go elsewhere).
+     * Smallest batch buffer: what a receiving rail's reader needs ({@link TcpRailTransport#newReader}), the largest
+     * frame record whole and the header and heads of the largest run record (a run's payload may go elsewhere).
      */
-    public static final int MIN_RAIL_BUFFER = Math.max(RecordReader.PREFIX_BYTES + FrameLayout.MAX_STREAM_FRAME_BYTES,
-            TcpRailTransport.RUN_LIMITS.maxHeads());
+    public static final int MIN_RAIL_BUFFER = RecordReader.leastCapacity(FrameLayout.MAX_STREAM_FRAME_BYTES,
+            TcpRailTransport.RUN_LIMITS);
 
     /** As the canonical constructor, payloads by reference (the default). */
     public TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int railBuffer, Duration connectTimeout,

@@ -45,6 +45,43 @@ class LargeFramesOverTcpTest {
                 d.allocPd().register(memory, Access.LOCAL_WRITE, Access.REMOTE_WRITE));
     }
 
+    /**
+     * Two devices over one real TCP rail with a queue pair connected between them ({@code qa} on A); closing it
+     * closes the devices, the rail and the memory, in that order.
+     */
+    private record Connected(Arena arena, TcpLoopbackPair pair, Side a, Side b, QueuePair qa, QueuePair qb)
+            implements AutoCloseable {
+        static Connected open() throws Exception {
+            Arena arena = Arena.ofShared();
+            TcpLoopbackPair pair = null;
+            Side a = null;
+            Side b = null;
+            try {
+                pair = TcpLoopbackPair.open(TcpSettings.defaults(), TcpRailTransportTest.LINK);
+                a = side(arena, pair.a(), 1);
+                b = side(arena, pair.b(), 2);
+                QpPairs.Pair qp = QpPairs.connect(b.device(), QpAttributes.of(b.mr().pd(), b.cq()), a.device(),
+                        QpAttributes.of(a.mr().pd(), a.cq()));
+                return new Connected(arena, pair, a, b, qp.connecting(), qp.listening());
+            } catch (Exception | Error e) {
+                new Connected(arena, pair, a, b, null, null).close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            try (arena; pair) {
+                if (a != null) {
+                    a.device().close();
+                }
+                if (b != null) {
+                    b.device().close();
+                }
+            }
+        }
+    }
+
     private static Completion next(Side s, WorkOpcode opcode, long wrId) {
         Completion[] got = new Completion[1];
         Await.until(opcode + " " + wrId + " on " + s.device(), () -> (got[0] = s.cq().poll()) != null);
@@ -66,72 +103,64 @@ class LargeFramesOverTcpTest {
     @Test
     void writesAndSendsOfEverySizeArriveWholeInLargeFramesOverARealSocket() throws Exception {
         SplittableRandom random = new SplittableRandom(SEED);
-        try (Arena arena = Arena.ofShared();
-             TcpLoopbackPair pair = TcpLoopbackPair.open(TcpSettings.defaults(), TcpRailTransportTest.LINK)) {
-            Side a = side(arena, pair.a(), 1);
-            Side b = side(arena, pair.b(), 2);
-            try {
-                QpPairs.Pair qp = QpPairs.connect(b.device(), QpAttributes.of(b.mr().pd(), b.cq()), a.device(),
-                        QpAttributes.of(a.mr().pd(), a.cq()));
-                QueuePair qa = qp.connecting();
-                QueuePair qb = qp.listening();
-                int payload = Opcode.WRITE.maxPayload(FRAME);
-                int[] sizes = {1, payload - 1, payload, payload + 1, 2 * payload, 65536, 3 * 65536 + 7, 1 << 20,
-                        1 + random.nextInt(MEMORY / 2)};
-                long id = 0;
-                for (int size : sizes) {
-                    long from = random.nextInt(MEMORY - size);
-                    long to = random.nextInt(MEMORY - size);
-                    byte[] bytes = new byte[size];
-                    random.nextBytes(bytes);
-                    MemorySegment.copy(MemorySegment.ofArray(bytes), 0, a.memory(), from, size);
-                    b.memory().fill((byte) 0);
-                    long dataBefore = newFrames(b);
-                    assertThat(qa.postWrite(++id, a.mr(), from, size, b.mr().address() + to, b.mr().rkey()))
-                            .isTrue();
-                    next(a, WorkOpcode.WRITE, id);
-                    assertThat(b.memory().asSlice(to, size).toArray(ValueLayout.JAVA_BYTE))
-                            .as("a write of %d bytes (seed %d)", size, SEED).isEqualTo(bytes);
-                    assertThat(newFrames(b) - dataBefore)
-                            .as("frames of a %d-byte write", size).isEqualTo((size + payload - 1) / payload);
-                }
-                // A SEND's frames go whole, not as a run: a frame of 16 KiB as one stream record.
-                int sendPayload = Opcode.SEND.maxPayload(FRAME);
-                for (int size : new int[] {sendPayload, 2 * sendPayload + 3}) {
-                    byte[] bytes = new byte[size];
-                    random.nextBytes(bytes);
-                    MemorySegment.copy(MemorySegment.ofArray(bytes), 0, a.memory(), 0, size);
-                    b.memory().fill((byte) 0);
-                    assertThat(qb.postRecv(++id, b.mr(), 4096, size)).isTrue();
-                    assertThat(qa.postSend(id, a.mr(), 0, size)).isTrue();
-                    assertThat(next(b, WorkOpcode.RECV, id).byteLen()).isEqualTo(size);
-                    next(a, WorkOpcode.SEND, id);
-                    assertThat(b.memory().asSlice(4096, size).toArray(ValueLayout.JAVA_BYTE))
-                            .as("a send of %d bytes (seed %d)", size, SEED).isEqualTo(bytes);
-                }
-                // A stream of 1 MiB writes: a quarter of 4 KiB frames' count, and one ACK for at most 16 of them.
+        try (Connected c = Connected.open()) {
+            Side a = c.a();
+            Side b = c.b();
+            QueuePair qa = c.qa();
+            QueuePair qb = c.qb();
+            int payload = Opcode.WRITE.maxPayload(FRAME);
+            int[] sizes = {1, payload - 1, payload, payload + 1, 2 * payload, 65536, 3 * 65536 + 7, 1 << 20,
+                    1 + random.nextInt(MEMORY / 2)};
+            long id = 0;
+            for (int size : sizes) {
+                long from = random.nextInt(MEMORY - size);
+                long to = random.nextInt(MEMORY - size);
+                byte[] bytes = new byte[size];
+                random.nextBytes(bytes);
+                MemorySegment.copy(MemorySegment.ofArray(bytes), 0, a.memory(), from, size);
+                b.memory().fill((byte) 0);
                 long dataBefore = newFrames(b);
-                long acksBefore = b.device().stats().ackFramesSent();
-                int writes = 64;
-                for (int i = 0; i < writes; i++) {
-                    while (!qa.postWrite(++id, a.mr(), 0, 1 << 20, b.mr().address() + (1 << 20), b.mr().rkey(),
-                            false)) {
-                        Thread.onSpinWait();
-                    }
-                }
-                assertThat(qa.postWrite(++id, a.mr(), 0, 1, b.mr().address(), b.mr().rkey())).isTrue();
+                assertThat(qa.postWrite(++id, a.mr(), from, size, b.mr().address() + to, b.mr().rkey()))
+                        .isTrue();
                 next(a, WorkOpcode.WRITE, id);
-                long data = newFrames(b) - dataBefore;
-                long acks = b.device().stats().ackFramesSent() - acksBefore;
-                long perWrite = ((1L << 20) + payload - 1) / payload;
-                assertThat(data).as("%s", b.device().stats()).isEqualTo(writes * perWrite + 1);
-                assertThat(acks).as("%d ACKs for %d data frames", acks, data).isLessThanOrEqualTo(data / 16 + 1);
-                assertThat(a.device().lastError()).isNull();
-                assertThat(b.device().lastError()).isNull();
-            } finally {
-                a.device().close();
-                b.device().close();
+                assertThat(b.memory().asSlice(to, size).toArray(ValueLayout.JAVA_BYTE))
+                        .as("a write of %d bytes (seed %d)", size, SEED).isEqualTo(bytes);
+                assertThat(newFrames(b) - dataBefore)
+                        .as("frames of a %d-byte write", size).isEqualTo((size + payload - 1) / payload);
             }
+            // A SEND's frames go whole, not as a run: a frame of 16 KiB as one stream record.
+            int sendPayload = Opcode.SEND.maxPayload(FRAME);
+            for (int size : new int[] {sendPayload, 2 * sendPayload + 3}) {
+                byte[] bytes = new byte[size];
+                random.nextBytes(bytes);
+                MemorySegment.copy(MemorySegment.ofArray(bytes), 0, a.memory(), 0, size);
+                b.memory().fill((byte) 0);
+                assertThat(qb.postRecv(++id, b.mr(), 4096, size)).isTrue();
+                assertThat(qa.postSend(id, a.mr(), 0, size)).isTrue();
+                assertThat(next(b, WorkOpcode.RECV, id).byteLen()).isEqualTo(size);
+                next(a, WorkOpcode.SEND, id);
+                assertThat(b.memory().asSlice(4096, size).toArray(ValueLayout.JAVA_BYTE))
+                        .as("a send of %d bytes (seed %d)", size, SEED).isEqualTo(bytes);
+            }
+            // A stream of 1 MiB writes: a quarter of 4 KiB frames' count, and one ACK for at most 16 of them.
+            long dataBefore = newFrames(b);
+            long acksBefore = b.device().stats().ackFramesSent();
+            int writes = 64;
+            for (int i = 0; i < writes; i++) {
+                while (!qa.postWrite(++id, a.mr(), 0, 1 << 20, b.mr().address() + (1 << 20), b.mr().rkey(),
+                        false)) {
+                    Thread.onSpinWait();
+                }
+            }
+            assertThat(qa.postWrite(++id, a.mr(), 0, 1, b.mr().address(), b.mr().rkey())).isTrue();
+            next(a, WorkOpcode.WRITE, id);
+            long data = newFrames(b) - dataBefore;
+            long acks = b.device().stats().ackFramesSent() - acksBefore;
+            long perWrite = ((1L << 20) + payload - 1) / payload;
+            assertThat(data).as("%s", b.device().stats()).isEqualTo(writes * perWrite + 1);
+            assertThat(acks).as("%d ACKs for %d data frames", acks, data).isLessThanOrEqualTo(data / 16 + 1);
+            assertThat(a.device().lastError()).isNull();
+            assertThat(b.device().lastError()).isNull();
         }
     }
 
@@ -143,49 +172,41 @@ class LargeFramesOverTcpTest {
     void writesBothWaysAtOnceOverARealSocketLandByteForByte() throws Exception {
         SplittableRandom random = new SplittableRandom(SEED + 2);
         int half = MEMORY / 2;
-        try (Arena arena = Arena.ofShared();
-             TcpLoopbackPair pair = TcpLoopbackPair.open(TcpSettings.defaults(), TcpRailTransportTest.LINK)) {
-            Side a = side(arena, pair.a(), 1);
-            Side b = side(arena, pair.b(), 2);
-            try {
-                QpPairs.Pair qp = QpPairs.connect(b.device(), QpAttributes.of(b.mr().pd(), b.cq()), a.device(),
-                        QpAttributes.of(a.mr().pd(), a.cq()));
-                QueuePair qa = qp.connecting();
-                QueuePair qb = qp.listening();
-                long id = 0;
-                for (int round = 0; round < 8; round++) {
-                    byte[] fromA = new byte[half];
-                    byte[] fromB = new byte[half];
-                    random.nextBytes(fromA);
-                    random.nextBytes(fromB);
-                    MemorySegment.copy(MemorySegment.ofArray(fromA), 0, a.memory(), 0, half);
-                    MemorySegment.copy(MemorySegment.ofArray(fromB), 0, b.memory(), 0, half);
-                    long first = id + 1;
-                    // Two writes each way, posted in turns so both directions carry data at once.
-                    for (int k = 0; k < 2; k++) {
-                        int at = k * (half / 2);
-                        assertThat(qa.postWrite(++id, a.mr(), at, half / 2, b.mr().address() + half + at,
-                                b.mr().rkey())).isTrue();
-                        assertThat(qb.postWrite(id, b.mr(), at, half / 2, a.mr().address() + half + at,
-                                a.mr().rkey())).isTrue();
-                    }
-                    for (long w = first; w <= id; w++) {
-                        next(a, WorkOpcode.WRITE, w);
-                        next(b, WorkOpcode.WRITE, w);
-                    }
-                    assertThat(b.memory().asSlice(half, half).toArray(ValueLayout.JAVA_BYTE))
-                            .as("round %d into B (seed %d)", round, SEED + 2).isEqualTo(fromA);
-                    assertThat(a.memory().asSlice(half, half).toArray(ValueLayout.JAVA_BYTE))
-                            .as("round %d into A (seed %d)", round, SEED + 2).isEqualTo(fromB);
+        try (Connected c = Connected.open()) {
+            Side a = c.a();
+            Side b = c.b();
+            QueuePair qa = c.qa();
+            QueuePair qb = c.qb();
+            long id = 0;
+            for (int round = 0; round < 8; round++) {
+                byte[] fromA = new byte[half];
+                byte[] fromB = new byte[half];
+                random.nextBytes(fromA);
+                random.nextBytes(fromB);
+                MemorySegment.copy(MemorySegment.ofArray(fromA), 0, a.memory(), 0, half);
+                MemorySegment.copy(MemorySegment.ofArray(fromB), 0, b.memory(), 0, half);
+                long first = id + 1;
+                // Two writes each way, posted in turns so both directions carry data at once.
+                for (int k = 0; k < 2; k++) {
+                    int at = k * (half / 2);
+                    assertThat(qa.postWrite(++id, a.mr(), at, half / 2, b.mr().address() + half + at,
+                            b.mr().rkey())).isTrue();
+                    assertThat(qb.postWrite(id, b.mr(), at, half / 2, a.mr().address() + half + at,
+                            a.mr().rkey())).isTrue();
                 }
-                assertThat(a.device().stats().ackFramesReceived()).as("acknowledgements came both ways").isPositive();
-                assertThat(b.device().stats().ackFramesReceived()).isPositive();
-                assertThat(a.device().lastError()).isNull();
-                assertThat(b.device().lastError()).isNull();
-            } finally {
-                a.device().close();
-                b.device().close();
+                for (long w = first; w <= id; w++) {
+                    next(a, WorkOpcode.WRITE, w);
+                    next(b, WorkOpcode.WRITE, w);
+                }
+                assertThat(b.memory().asSlice(half, half).toArray(ValueLayout.JAVA_BYTE))
+                        .as("round %d into B (seed %d)", round, SEED + 2).isEqualTo(fromA);
+                assertThat(a.memory().asSlice(half, half).toArray(ValueLayout.JAVA_BYTE))
+                        .as("round %d into A (seed %d)", round, SEED + 2).isEqualTo(fromB);
             }
+            assertThat(a.device().stats().ackFramesReceived()).as("acknowledgements came both ways").isPositive();
+            assertThat(b.device().stats().ackFramesReceived()).isPositive();
+            assertThat(a.device().lastError()).isNull();
+            assertThat(b.device().lastError()).isNull();
         }
     }
 }
