@@ -122,7 +122,7 @@ final class RecordReader {
      * read a payload straight into its place reads only what comes before it into the buffer, so little of the
      * payload has to be copied out again.
      */
-    int fill(ReadableByteChannel channel, int most) throws IOException {
+    int fill(ReadableByteChannel channel, long most) throws IOException {
         if (endOfStream) {
             return -1;
         }

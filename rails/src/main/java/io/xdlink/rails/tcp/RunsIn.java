@@ -73,7 +73,8 @@ final class RunsIn {
         if (shortReads == 0) {
             return reader.fill(channel);
         }
-        int n = reader.fill(channel, reader.missing() + reader.runLimits().maxHeads());
+        // In longs: a hostile header's length makes missing() as large as an int goes.
+        int n = reader.fill(channel, (long) reader.missing() + reader.runLimits().maxHeads());
         if (n > 0) {
             shortReads--;
         }
