@@ -2,7 +2,8 @@
 # The plugin between two hosts as NCCL's proxy drives it, beside a plain socket between the same two processes:
 # builds plugin_harness, brings up the two-host lab (two network namespaces, one unshaped veth cable, a sysfs copy
 # per host) under its own tag, runs `plugin_harness netbench` as rank 0 in one namespace and rank 1 in the other,
-# prints rank 0's table (Gb/s at each size, 8-byte round trip median and p99, and the ratios), rank 1's count of
+# prints rank 0's table (Gb/s at each size, 8-byte round trip median and p99, and the ratios, also block by block
+# for the round trips, which run in blocks taken in turns with the socket's), rank 1's count of
 # isends answered "not yet" and the share of processor time the hypervisor took meanwhile (steal in /proc/stat), and
 # takes the lab down. Needs root, gcc and a built plugin
 # (./mvnw -pl ccl-plugin -am package -DskipTests).

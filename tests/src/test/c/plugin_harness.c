@@ -1061,11 +1061,12 @@ static nb_lat_t nb_quantiles(double *rtt, long n) {
     return q;
 }
 
-/* 8-byte round trips through the plugin; rank 0 times them (us). Receives are posted before they are needed. */
-static int nb_plugin_pingpong(nb_t *b, long iterations, double *rtt, unsigned char *sbuf, void *smh,
+/* 8-byte round trips through the plugin, after warm untimed ones; rank 0 times them (us). Receives are posted
+ * before they are needed. */
+static int nb_plugin_pingpong(nb_t *b, long warm, long iterations, double *rtt, unsigned char *sbuf, void *smh,
                               unsigned char *rbuf, void *rmh) {
     void *recv = nb_post(b, 0, rbuf, 8, rmh);
-    for (long i = -1000; i < iterations; i++) {
+    for (long i = -warm; i < iterations; i++) {
         if (recv == NULL) {
             return -1;
         }
@@ -1098,10 +1099,11 @@ static int nb_plugin_pingpong(nb_t *b, long iterations, double *rtt, unsigned ch
     return 0;
 }
 
-/* 8-byte round trips over the plain socket, each read waiting as wait says (NB_BLOCK, NB_SPIN or NB_YIELD). */
-static int nb_socket_pingpong(nb_t *b, long iterations, double *rtt, int wait) {
+/* 8-byte round trips over the plain socket after warm untimed ones, each read waiting as wait says (NB_BLOCK,
+ * NB_SPIN or NB_YIELD). */
+static int nb_socket_pingpong(nb_t *b, long warm, long iterations, double *rtt, int wait) {
     char m[8] = {0};
-    for (long i = -1000; i < iterations; i++) {
+    for (long i = -warm; i < iterations; i++) {
         double t0 = now();
         if (b->rank == 0) {
             if (nb_write_all(b->sock, m, 8) != 0 || nb_read_all(b->sock, m, 8, wait) != 0) {
@@ -1115,6 +1117,44 @@ static int nb_socket_pingpong(nb_t *b, long iterations, double *rtt, int wait) {
         }
     }
     return 0;
+}
+
+/*
+ * The 8-byte round trip of the plugin and of the plain socket three ways (blocking, polling in a spin, polling with a
+ * yield after each empty look), in blocks taken in turns (NB_BLOCKS, or one per round trip when there are fewer), so
+ * that a spell of noise from the machine's neighbours (which moved a polling socket's median from 9 to 14 us between
+ * runs a minute apart) falls on every way alike. rtt holds 4 * iterations doubles, way w's from w * iterations; ratio
+ * gets, per block, the plugin's median over the socket's polling with yields, as the plugin's host polls. Returns
+ * the number of blocks, -1 on failure.
+ */
+#define NB_BLOCKS 8
+
+static int nb_pingpongs(nb_t *b, long iterations, double *rtt, double *ratio, unsigned char *sbuf, void *smh,
+                        unsigned char *rbuf, void *rmh) {
+    static const int socket_wait[4] = {-1, NB_BLOCK, NB_SPIN, NB_YIELD};
+    int blocks = iterations < NB_BLOCKS ? (int)iterations : NB_BLOCKS;
+    long per = iterations / blocks;
+    for (int k = 0; k < blocks; k++) {
+        long n = k + 1 < blocks ? per : iterations - per * k;
+        long warm = k == 0 ? 1000 : 0;
+        double med[4];
+        for (int way = 0; way < 4; way++) {
+            double *at = rtt + way * iterations + per * k;
+            if (nb_barrier(b) != 0 || (way == 0 ? nb_plugin_pingpong(b, warm, n, at, sbuf, smh, rbuf, rmh)
+                                                : nb_socket_pingpong(b, warm, n, at, socket_wait[way])) != 0) {
+                return -1;
+            }
+            double *copy = malloc(sizeof(double) * (size_t)n);
+            if (copy == NULL) {
+                return -1;
+            }
+            memcpy(copy, at, sizeof(double) * (size_t)n);
+            med[way] = nb_quantiles(copy, n).median;
+            free(copy);
+        }
+        ratio[k] = med[0] / med[3];
+    }
+    return blocks;
 }
 
 static void run_netbench(int rank, const char *file, const char *peer_ip, const size_t *sizes, int nsizes,
@@ -1138,7 +1178,8 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
     size_t ring_bytes = largest * NB_INFLIGHT;
     unsigned char *ring = aligned_alloc(4096, ring_bytes);
     unsigned char *sbuf = aligned_alloc(64, 64), *rbuf = aligned_alloc(64, 64);
-    double *rtt = calloc((size_t)iterations, sizeof(double));
+    double *rtt = calloc((size_t)iterations * 4, sizeof(double));
+    double ratio[NB_BLOCKS];
     memset(ring, rank + 1, ring_bytes);
     void *ring_mh = NULL, *smh = NULL, *rmh = NULL;
     if (h_reg(&p, rank == 1 ? b.sc : b.rc, ring, ring_bytes, &ring_mh) != ccl_success
@@ -1180,14 +1221,10 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
         }
         nb_lat_t lat[4];
         /* the plugin; the socket blocking, polling in a spin, polling with yields as the plugin's host does */
-        static const int socket_wait[4] = {-1, NB_BLOCK, NB_SPIN, NB_YIELD};
+        int blocks = ok ? nb_pingpongs(&b, iterations, rtt, ratio, sbuf, smh, rbuf, rmh) : -1;
+        ok = blocks > 0;
         for (int way = 0; way < 4 && ok; way++) {
-            ok = nb_barrier(&b) == 0;
-            ok = ok && (way == 0 ? nb_plugin_pingpong(&b, iterations, rtt, sbuf, smh, rbuf, rmh)
-                                 : nb_socket_pingpong(&b, iterations, rtt, socket_wait[way])) == 0;
-            if (ok) {
-                lat[way] = nb_quantiles(rtt, iterations);
-            }
+            lat[way] = nb_quantiles(rtt + way * iterations, iterations);
         }
         if (ok && rank == 0 && round > 0) {
             printf("netbench: round %d 8-byte round trip over %ld: xdlink median %.1f us p99 %.1f us; socket blocking "
@@ -1197,6 +1234,10 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
                    lat[1].median, lat[1].p99, lat[2].median, lat[2].p99, lat[0].median / lat[1].median,
                    lat[0].median / lat[2].median, lat[0].p99 / lat[1].p99, lat[3].median, lat[3].p99,
                    lat[0].median / lat[3].median);
+            qsort(ratio, (size_t)blocks, sizeof *ratio, cmp_double);
+            printf("netbench: round %d 8-byte round trip in %d blocks taken in turns with the sockets': xdlink median "
+                   "over the median polling with a yield, per block, %.2f-%.2f, median %.2f\n", round, blocks,
+                   ratio[0], ratio[blocks - 1], (ratio[(blocks - 1) / 2] + ratio[blocks / 2]) / 2);
         }
     }
     check(ok, "netbench: rank %d ran every phase", rank);

@@ -150,6 +150,8 @@ class PluginTwoProcessTest {
                 .contains("netbench: round 1 size 1048576 x 4: xdlink ")
                 .contains("netbench: round 1 8-byte round trip over 200: xdlink median ")
                 .contains("socket polling with a yield after each empty look median ")
+                .contains("netbench: round 1 8-byte round trip in 8 blocks taken in turns with the sockets': xdlink "
+                        + "median over the median polling with a yield, per block, ")
                 .endsWith("harness: 2 passed, 0 failed\n");
         assertThat(logB).as(both).contains("netbench: round 1 size 65536: isend answered not-yet ")
                 .endsWith("harness: 2 passed, 0 failed\n");
