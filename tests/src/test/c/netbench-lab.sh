@@ -2,8 +2,8 @@
 # The plugin between two hosts as NCCL's proxy drives it, beside a plain socket between the same two processes:
 # builds plugin_harness, brings up the two-host lab (two network namespaces, one unshaped veth cable, a sysfs copy
 # per host) under its own tag, runs `plugin_harness netbench` as rank 0 in one namespace and rank 1 in the other,
-# prints rank 0's table (Gb/s at each size, 8-byte round trip median and p99, and the ratios, also block by block
-# for the round trips, which run in blocks taken in turns with the socket's), rank 1's count of
+# prints rank 0's table (Gb/s at each size, 8-byte round trip median and p99, and the ratios, also block by block:
+# the streams and the round trips run in blocks taken in turns with the socket's), rank 1's count of
 # isends answered "not yet" and the share of processor time the hypervisor took meanwhile (steal in /proc/stat), and
 # takes the lab down. Needs root, gcc and a built plugin
 # (./mvnw -pl ccl-plugin -am package -DskipTests).
@@ -13,6 +13,7 @@
 #   XDLINK_PARAMS_EXTRA='ccl_idle_spins=100' netbench-lab.sh      adds plugin parameters on both hosts
 #   NETBENCH_PLUGIN=/path/libnccl-net-xdlink.so netbench-lab.sh    another build of the plugin
 #   XDLINK_JAVA_OPTIONS='-XX:+PreserveFramePointer' netbench-lab.sh  options for both hosts' plugin JVMs (a profile)
+#   NETBENCH_KEEP=DIR netbench-lab.sh               keeps both ranks' whole output (rank0.log, rank1.log) in DIR
 set -eu
 here=$(cd "$(dirname "$0")" && pwd); repo=$(cd "$here/../../../.." && pwd)
 tag=nb; lab=$repo/../shared/lab/two-hosts.sh; port=47719
@@ -42,6 +43,7 @@ run "$tag-a" 0 "host_root=$hosts/a tcp_control_port=$port" "$@" & r0=$!
 run "$tag-b" 1 "host_root=$hosts/b tcp_peer_address=10.77.0.1:$port" --peer 10.77.0.1 "$@" || true
 wait $r0 || true
 grep -h -e '^netbench' -e '^FAIL' -e '^harness' -e 'WARN' "$work/rank0.log" "$work/rank1.log"
+if [ -n "${NETBENCH_KEEP:-}" ]; then mkdir -p "$NETBENCH_KEEP" && cp "$work/rank0.log" "$work/rank1.log" "$NETBENCH_KEEP/"; fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 read -r total1 steal1 < <(ticks)
 awk -v t="$((total1 - total0))" -v s0="$steal0" -v s1="$steal1" 'BEGIN { if (t > 0 && s0 >= 0 && s1 >= s0)

@@ -148,6 +148,11 @@ class PluginTwoProcessTest {
         assertThat(doneA && doneB).as(both).isTrue();
         assertThat(logA).as(both).contains("netbench: round 1 size 65536 x 64: xdlink ")
                 .contains("netbench: round 1 size 1048576 x 4: xdlink ")
+                .contains("netbench: round 1 size 65536 in 8 blocks taken in turns with the socket's: xdlink over "
+                        + "socket per block, ")
+                // Four messages make four blocks of one.
+                .contains("netbench: round 1 size 1048576 in 4 blocks taken in turns with the socket's: xdlink over "
+                        + "socket per block, ")
                 .contains("netbench: round 1 8-byte round trip over 200: xdlink median ")
                 .contains("socket polling with a yield after each empty look median ")
                 .contains("netbench: round 1 8-byte round trip in 8 blocks taken in turns with the sockets': xdlink "
