@@ -1230,7 +1230,8 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
         for (int i = 0; i < nsizes && ok; i++) {
             size_t size = sizes[i];
             size_t round_bytes = round == 0 ? bytes / 8 : bytes;
-            long count = (long)((round_bytes + size - 1) / size);
+            /* At least one message: the warm-up round's eighth of a few bytes is none. */
+            long count = round_bytes < size ? 1 : (long)((round_bytes + size - 1) / size);
             double seconds[2] = {0, 0}, block_ratio[NB_BLOCKS];
             long isend_null = 0;
             int blocks = ok ? nb_bandwidths(&b, ring, size, ring_mh, count, seconds, block_ratio, &isend_null) : -1;
