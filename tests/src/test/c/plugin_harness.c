@@ -1035,6 +1035,33 @@ static int nb_stream(nb_t *b, int send, unsigned char *ring, size_t size, void *
     return 0;
 }
 
+/* How many blocks total items (messages, round trips) run in: NB_BLOCKS, or one per item when there are fewer. */
+static int nb_blocks(long total) {
+    return total < NB_BLOCKS ? (int)total : NB_BLOCKS;
+}
+
+/* Items in block k of blocks: an equal share, the last block taking what the division leaves. */
+static long nb_block_len(long total, int blocks, int k) {
+    long per = total / blocks;
+    return k + 1 < blocks ? per : total - per * (blocks - 1);
+}
+
+static int cmp_double(const void *x, const void *y) {
+    double a = *(const double *)x, c = *(const double *)y;
+    return a < c ? -1 : a > c;
+}
+
+/* The range and the median of n block ratios, which it sorts in place. */
+typedef struct {
+    double lo, hi, median;
+} nb_spread_t;
+
+static nb_spread_t nb_spread(double *ratio, int n) {
+    qsort(ratio, (size_t)n, sizeof *ratio, cmp_double);
+    nb_spread_t q = {ratio[0], ratio[n - 1], (ratio[(n - 1) / 2] + ratio[n / 2]) / 2};
+    return q;
+}
+
 /*
  * count messages of size bytes, through the plugin and through the plain socket, in blocks taken in turns
  * (NB_BLOCKS, or one per message when there are fewer), so that a spell of noise from the machine's neighbours
@@ -1044,10 +1071,9 @@ static int nb_stream(nb_t *b, int send, unsigned char *ring, size_t size, void *
  */
 static int nb_bandwidths(nb_t *b, unsigned char *ring, size_t size, void *ring_mh, long count, double *seconds,
                          double *ratio, long *isend_null) {
-    int blocks = count < NB_BLOCKS ? (int)count : NB_BLOCKS;
-    long per = count / blocks;
+    int blocks = nb_blocks(count);
     for (int k = 0; k < blocks; k++) {
-        long n = k + 1 < blocks ? per : count - per * k;
+        long n = nb_block_len(count, blocks, k);
         double took[2];
         for (int way = 0; way < 2; way++) { /* 0: the plugin, 1: the plain socket */
             if (nb_barrier(b) != 0) {
@@ -1090,10 +1116,6 @@ static int nb_wait(nb_t *b, void *req) {
     return 0;
 }
 
-static int cmp_double(const void *x, const void *y) {
-    double a = *(const double *)x, c = *(const double *)y;
-    return a < c ? -1 : a > c;
-}
 
 typedef struct {
     double median, p99;
@@ -1174,14 +1196,13 @@ static int nb_socket_pingpong(nb_t *b, long warm, long iterations, double *rtt, 
 static int nb_pingpongs(nb_t *b, long iterations, double *rtt, double *ratio, unsigned char *sbuf, void *smh,
                         unsigned char *rbuf, void *rmh) {
     static const int socket_wait[4] = {-1, NB_BLOCK, NB_SPIN, NB_YIELD};
-    int blocks = iterations < NB_BLOCKS ? (int)iterations : NB_BLOCKS;
-    long per = iterations / blocks;
+    int blocks = nb_blocks(iterations);
     for (int k = 0; k < blocks; k++) {
-        long n = k + 1 < blocks ? per : iterations - per * k;
+        long n = nb_block_len(iterations, blocks, k);
         long warm = k == 0 ? 1000 : 0;
         double med[4];
         for (int way = 0; way < 4; way++) {
-            double *at = rtt + way * iterations + per * k;
+            double *at = rtt + way * iterations + iterations / blocks * k;
             if (nb_barrier(b) != 0 || (way == 0 ? nb_plugin_pingpong(b, warm, n, at, sbuf, smh, rbuf, rmh)
                                                 : nb_socket_pingpong(b, warm, n, at, socket_wait[way])) != 0) {
                 return -1;
@@ -1248,10 +1269,10 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
                 printf("netbench: round %d size %zu x %ld: xdlink %.2f Gb/s, socket %.2f Gb/s, ratio %.2f\n", round,
                        size, count, gbps[0], gbps[1], gbps[0] / gbps[1]);
                 double first = block_ratio[0], last = block_ratio[blocks - 1];
-                nb_lat_t q = nb_quantiles(block_ratio, blocks);
+                nb_spread_t q = nb_spread(block_ratio, blocks);
                 printf("netbench: round %d size %zu in %d blocks taken in turns with the socket's: xdlink over socket "
-                       "per block, %.2f-%.2f, median %.2f, first %.2f, last %.2f\n", round, size, blocks,
-                       block_ratio[0], block_ratio[blocks - 1], q.median, first, last);
+                       "per block, %.2f-%.2f, median %.2f, first %.2f, last %.2f\n", round, size, blocks, q.lo, q.hi,
+                       q.median, first, last);
             }
         }
         nb_lat_t lat[4];
@@ -1269,10 +1290,10 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
                    lat[1].median, lat[1].p99, lat[2].median, lat[2].p99, lat[0].median / lat[1].median,
                    lat[0].median / lat[2].median, lat[0].p99 / lat[1].p99, lat[3].median, lat[3].p99,
                    lat[0].median / lat[3].median);
-            qsort(ratio, (size_t)blocks, sizeof *ratio, cmp_double);
+            nb_spread_t q = nb_spread(ratio, blocks);
             printf("netbench: round %d 8-byte round trip in %d blocks taken in turns with the sockets': xdlink median "
-                   "over the median polling with a yield, per block, %.2f-%.2f, median %.2f\n", round, blocks,
-                   ratio[0], ratio[blocks - 1], (ratio[(blocks - 1) / 2] + ratio[blocks / 2]) / 2);
+                   "over the median polling with a yield, per block, %.2f-%.2f, median %.2f\n", round, blocks, q.lo,
+                   q.hi, q.median);
         }
     }
     check(ok, "netbench: rank %d ran every phase", rank);
