@@ -5,20 +5,26 @@
 # every run with --baseline raw so both figures come from the same two processes. Prints a markdown table of
 # xdlink's and the socket's figures and their ratio, the share of processor time the hypervisor took during each run
 # (the bench's Host line; a run with much of it says little alone), and the load average before and after. Needs
-# root.
+# root. With --repeat N each row runs N times, one after the other, and a last row per size gives the median of its
+# figures and ratios: this machine has spells of seconds to minutes in which a 64 KiB transfer between the namespaces
+# takes two to three times as long (a C ping-pong shows them too; see docs/benchmarks.md), and one run lands in
+# whichever spell it meets.
 #
 #   bench/lab-ratios.sh [--cables N] [--rate MBIT|none] [--bw "4K 64K 1M 8M"] [--lat "2 4K 64K"] [--iters N]
-#                       [--tag T] [-- extra bench options...]
+#                       [--repeat N] [--tag T] [-- extra bench options...]
 #
 # The lab comes from shared/lab/two-hosts.sh beside the repository; it is taken down at the end.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 lab="$here/../shared/lab/two-hosts.sh"
-cables=1 rate=none bw="4K 64K 1M 8M" lat="2 4K 64K" iters="" tag=xr extra=()
+cables=1 rate=none bw="4K 64K 1M 8M" lat="2 4K 64K" iters="" repeat=1 tag=xr extra=()
 while [ $# -gt 0 ]; do case $1 in
   --cables) cables=$2; shift 2;; --rate) rate=$2; shift 2;; --bw) bw=$2; shift 2;; --lat) lat=$2; shift 2;;
-  --iters) iters=$2; shift 2;; --tag) tag=$2; shift 2;; --) shift; extra=("$@"); break;;
+  --iters) iters=$2; shift 2;; --repeat) repeat=$2; shift 2;; --tag) tag=$2; shift 2;;
+  --) shift; extra=("$@"); break;;
   *) echo "lab-ratios.sh: unknown option $1" >&2; exit 2;; esac; done
+case $repeat in ''|*[!0-9]*|0) echo "lab-ratios.sh: --repeat takes a whole number of runs, 1 or more, got '$repeat'" >&2
+  exit 2;; esac
 [ "$(id -u)" = 0 ] || { echo "lab-ratios.sh: needs root (network namespaces)" >&2; exit 1; }
 [ -x "$lab" ] || { echo "lab-ratios.sh: $lab not found" >&2; exit 1; }
 "$lab" up --tag "$tag" --cables "$cables" --rate "$rate" >/dev/null
@@ -52,19 +58,46 @@ echo "lab: $cables cable(s), rate $rate; load average before: $(cut -d' ' -f1-3 
 echo
 echo "| size | cold xdlink Gb/s | cold raw Gb/s | cold ratio | warm xdlink Gb/s | warm raw Gb/s | warm ratio | steal cold / warm |"
 echo "|---|---|---|---|---|---|---|---|"
+# median: the median of each column of numbers on stdin (the mean of the middle two for an even count)
+median() {
+  awk '{ for (i = 1; i <= NF; i++) v[i, NR] = $i; if (NF > nf) nf = NF }
+    END { for (i = 1; i <= nf; i++) { n = 0; for (r = 1; r <= NR; r++) a[++n] = v[i, r] + 0
+            for (x = 2; x <= n; x++) { y = a[x]; for (z = x - 1; z >= 1 && a[z] > y; z--) a[z + 1] = a[z]; a[z + 1] = y }
+            m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2; printf "%s%.2f", (i > 1 ? " " : ""), m }
+          print "" }'
+}
 for s in $bw; do
-  read -r cx cr cs < <(run write_bw "$s" --no-perform_warm_up)
-  read -r wx wr ws < <(run write_bw "$s" --perform_warm_up)
-  awk -v s="$s" -v cx="$cx" -v cr="$cr" -v wx="$wx" -v wr="$wr" -v cs="$cs" -v ws="$ws" \
-    'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f | %s / %s |\n", s, cx, cr, cx / cr, wx, wr, wx / wr, cs, ws }'
+  : >"$out/rows"
+  for k in $(seq "$repeat"); do
+    read -r cx cr cs < <(run write_bw "$s" --no-perform_warm_up)
+    read -r wx wr ws < <(run write_bw "$s" --perform_warm_up)
+    label=$s; [ "$repeat" -gt 1 ] && label="$s #$k"
+    awk -v s="$label" -v cx="$cx" -v cr="$cr" -v wx="$wx" -v wr="$wr" -v cs="$cs" -v ws="$ws" \
+      'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f | %s / %s |\n", s, cx, cr, cx / cr, wx, wr, wx / wr, cs, ws }'
+    awk -v cx="$cx" -v cr="$cr" -v wx="$wx" -v wr="$wr" 'BEGIN { print cx, cr, cx / cr, wx, wr, wx / wr }' >>"$out/rows"
+  done
+  if [ "$repeat" -gt 1 ]; then
+    read -r cx cr cc wx wr wc < <(median <"$out/rows")
+    echo "| $s median | $cx | $cr | $cc | $wx | $wr | $wc | |"
+  fi
 done
 echo
 echo "| size | xdlink t_typical us | raw t_typical us | ratio | xdlink 99% us | raw 99% us | ratio | steal |"
 echo "|---|---|---|---|---|---|---|---|"
 for s in $lat; do
-  read -r xt rt x99 r99 st < <(run write_lat "$s" --perform_warm_up)
-  awk -v s="$s" -v xt="$xt" -v rt="$rt" -v x99="$x99" -v r99="$r99" -v st="$st" \
-    'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f | %s |\n", s, xt, rt, xt / rt, x99, r99, x99 / r99, st }'
+  : >"$out/rows"
+  for k in $(seq "$repeat"); do
+    read -r xt rt x99 r99 st < <(run write_lat "$s" --perform_warm_up)
+    label=$s; [ "$repeat" -gt 1 ] && label="$s #$k"
+    awk -v s="$label" -v xt="$xt" -v rt="$rt" -v x99="$x99" -v r99="$r99" -v st="$st" \
+      'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f | %s |\n", s, xt, rt, xt / rt, x99, r99, x99 / r99, st }'
+    awk -v xt="$xt" -v rt="$rt" -v x99="$x99" -v r99="$r99" 'BEGIN { print xt, rt, xt / rt, x99, r99, x99 / r99 }' \
+      >>"$out/rows"
+  done
+  if [ "$repeat" -gt 1 ]; then
+    read -r xt rt tr x99 r99 pr < <(median <"$out/rows")
+    echo "| $s median | $xt | $rt | $tr | $x99 | $r99 | $pr | |"
+  fi
 done
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
