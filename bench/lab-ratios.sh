@@ -66,20 +66,24 @@ median() {
             m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2; printf "%s%.2f", (i > 1 ? " " : ""), m }
           print "" }'
 }
+# label SIZE K: a row's first column, numbered when rows repeat
+label() { if [ "$repeat" -gt 1 ]; then echo "$1 #$2"; else echo "$1"; fi; }
+# median_row SIZE: after repeated runs, the row of medians of the figures each run added to $out/rows
+median_row() {
+  [ "$repeat" -gt 1 ] || return 0
+  echo "| $1 median | $(median <"$out/rows" | sed 's/ / | /g') | |"
+}
 for s in $bw; do
   : >"$out/rows"
   for k in $(seq "$repeat"); do
     read -r cx cr cs < <(run write_bw "$s" --no-perform_warm_up)
     read -r wx wr ws < <(run write_bw "$s" --perform_warm_up)
-    label=$s; [ "$repeat" -gt 1 ] && label="$s #$k"
-    awk -v s="$label" -v cx="$cx" -v cr="$cr" -v wx="$wx" -v wr="$wr" -v cs="$cs" -v ws="$ws" \
-      'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f | %s / %s |\n", s, cx, cr, cx / cr, wx, wr, wx / wr, cs, ws }'
-    awk -v cx="$cx" -v cr="$cr" -v wx="$wx" -v wr="$wr" 'BEGIN { print cx, cr, cx / cr, wx, wr, wx / wr }' >>"$out/rows"
+    awk -v s="$(label "$s" "$k")" -v cx="$cx" -v cr="$cr" -v wx="$wx" -v wr="$wr" -v cs="$cs" -v ws="$ws" \
+      -v rows="$out/rows" 'BEGIN {
+        printf "| %s | %s | %s | %.2f | %s | %s | %.2f | %s / %s |\n", s, cx, cr, cx / cr, wx, wr, wx / wr, cs, ws
+        print cx, cr, cx / cr, wx, wr, wx / wr >>rows }'
   done
-  if [ "$repeat" -gt 1 ]; then
-    read -r cx cr cc wx wr wc < <(median <"$out/rows")
-    echo "| $s median | $cx | $cr | $cc | $wx | $wr | $wc | |"
-  fi
+  median_row "$s"
 done
 echo
 echo "| size | xdlink t_typical us | raw t_typical us | ratio | xdlink 99% us | raw 99% us | ratio | steal |"
@@ -88,16 +92,12 @@ for s in $lat; do
   : >"$out/rows"
   for k in $(seq "$repeat"); do
     read -r xt rt x99 r99 st < <(run write_lat "$s" --perform_warm_up)
-    label=$s; [ "$repeat" -gt 1 ] && label="$s #$k"
-    awk -v s="$label" -v xt="$xt" -v rt="$rt" -v x99="$x99" -v r99="$r99" -v st="$st" \
-      'BEGIN { printf "| %s | %s | %s | %.2f | %s | %s | %.2f | %s |\n", s, xt, rt, xt / rt, x99, r99, x99 / r99, st }'
-    awk -v xt="$xt" -v rt="$rt" -v x99="$x99" -v r99="$r99" 'BEGIN { print xt, rt, xt / rt, x99, r99, x99 / r99 }' \
-      >>"$out/rows"
+    awk -v s="$(label "$s" "$k")" -v xt="$xt" -v rt="$rt" -v x99="$x99" -v r99="$r99" -v st="$st" \
+      -v rows="$out/rows" 'BEGIN {
+        printf "| %s | %s | %s | %.2f | %s | %s | %.2f | %s |\n", s, xt, rt, xt / rt, x99, r99, x99 / r99, st
+        print xt, rt, xt / rt, x99, r99, x99 / r99 >>rows }'
   done
-  if [ "$repeat" -gt 1 ]; then
-    read -r xt rt tr x99 r99 pr < <(median <"$out/rows")
-    echo "| $s median | $xt | $rt | $tr | $x99 | $r99 | $pr | |"
-  fi
+  median_row "$s"
 done
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1116,7 +1116,6 @@ static int nb_wait(nb_t *b, void *req) {
     return 0;
 }
 
-
 typedef struct {
     double median, p99;
 } nb_lat_t;
