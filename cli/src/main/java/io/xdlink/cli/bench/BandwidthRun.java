@@ -27,6 +27,11 @@ final class BandwidthRun {
         return s.durationMode() ? runFor(s.duration()) : runIterations(s.iterations());
     }
 
+    /** One turn of a run in turns with the baseline ({@code --turns}): {@code perQp} messages per queue pair. */
+    BwResult turn(long perQp) {
+        return runIterations(perQp);
+    }
+
     /**
      * perftest's {@code --perform_warm_up}: the same transfer, unmeasured, so the row that follows times a warm
      * path rather than class loading, compilation and the first touch of every buffer. It runs in rounds until the

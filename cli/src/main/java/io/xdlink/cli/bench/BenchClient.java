@@ -66,43 +66,77 @@ final class BenchClient extends BenchSide {
         BenchOutput o = new BenchOutput(out, s);
         o.header();
         List<BenchResult> rows = new ArrayList<>();
+        List<BenchResult> raw = new ArrayList<>();
         ProgressBar bar = s.progress() ? new ProgressBar(err, s.sizes().size()) : null;
         boolean warm = !s.warmUp();
         HostLoad.Window load = HostLoad.open(HostLoad.PROC);
-        for (long size : s.sizes()) {
-            dev.away(() -> rv.barrier("size " + size));
-            if (!warm && s.test().isBandwidth()) {
-                new BandwidthRun(ep, s, size).warmUp();
-            }
-            BenchResult r = s.test().isBandwidth() ? new BenchResult.Bw(new BandwidthRun(ep, s, size).run())
-                    : LatencyRun.ping(ep, s, size, !warm);
-            warm = true;
-            BenchRecord.parse(dev.away(() -> rv.exchange(r.toRecord().format())), "OK");
-            o.row(r);
-            rows.add(r);
-            if (bar != null) {
-                bar.step(size);
+        try (RawBaseline.Client inTurns = s.inTurns()
+                ? dev.away(() -> RawBaseline.Client.connect(s, host, RawBaseline.askPort(rv))) : null) {
+            for (long size : s.sizes()) {
+                dev.away(() -> rv.barrier("size " + size));
+                if (!warm && s.test().isBandwidth()) {
+                    new BandwidthRun(ep, s, size).warmUp();
+                }
+                BenchResult r;
+                if (inTurns != null) {
+                    BenchResult[] both = turns(ep, inTurns, size, !warm);
+                    r = both[0];
+                    raw.add(both[1]);
+                } else {
+                    r = s.test().isBandwidth() ? new BenchResult.Bw(new BandwidthRun(ep, s, size).run())
+                            : LatencyRun.ping(ep, s, size, !warm);
+                }
+                warm = true;
+                BenchRecord.parse(dev.away(() -> rv.exchange(r.toRecord().format())), "OK");
+                o.row(r);
+                rows.add(r);
+                if (bar != null) {
+                    bar.step(size);
+                }
             }
         }
         if (bar != null) {
             bar.done();
         }
         o.end();
-        List<BenchResult> raw = List.of();
         if (s.baselineRaw()) {
-            raw = dev.away(() -> {
-                List<BenchResult> r = RawBaseline.client(s, host, RawBaseline.askPort(rv));
-                for (BenchResult row : r) {
+            dev.away(() -> {
+                if (!s.inTurns()) {
+                    raw.addAll(RawBaseline.client(s, host, RawBaseline.askPort(rv)));
+                }
+                for (BenchResult row : raw) {
                     BenchRecord.parse(rv.exchange(row.toRecord().format()), "OK");
                 }
-                return r;
             });
-            o.baseline(baselinePath(host), rows, raw);
+            o.baseline(baselinePath(host, s), rows, raw);
         }
         Optional<HostLoad> hostLoad = load.close();
         o.host(hostLoad, err);
         dev.away(() -> rv.barrier("done"));
         return new Outcome(rows, raw, label, hostLoad);
+    }
+
+    /**
+     * One size in turns with the baseline ({@code --turns}): xdlink's share of the iterations, then the socket's, as
+     * many times as asked; returns xdlink's row and the socket's. The server's responder answers xdlink's shares
+     * and a thread of its own the socket's, so the turns need no word at the rendezvous.
+     */
+    private BenchResult[] turns(BenchEndpoint ep, RawBaseline.Client socket, long size, boolean warmUp) {
+        BenchDevice dev = ep.bench();
+        Turns.Tally ours = new Turns.Tally(size);
+        Turns.Tally theirs = new Turns.Tally(size);
+        LatencyRun.InTurns pings = s.test().isBandwidth() ? null : new LatencyRun.InTurns(ep, s, size, warmUp);
+        for (int k = 0; k < s.turns(); k++) {
+            long n = Turns.share(s.iterations(), s.turns(), k);
+            if (pings == null) {
+                ours.add(new BandwidthRun(ep, s, size).turn(n));
+                dev.away(() -> theirs.add(socket.streamTurn(size, n)));
+            } else {
+                ours.add(pings.turn(Math.toIntExact(n)));
+                dev.away(() -> theirs.add(socket.pingTurn(size, Math.toIntExact(n))));
+            }
+        }
+        return new BenchResult[] {ours.row(), theirs.row()};
     }
 
     /** Where the server's own -s or -n (in its READY record when it was given them) differ from this run's. */
@@ -120,8 +154,9 @@ final class BenchClient extends BenchSide {
         return BenchSettings.mismatches("client", s.sizes(), s.iterations(), theirSizes, theirIters);
     }
 
-    static String baselinePath(String host) {
-        return "plain TCP socket to " + host + ", same sizes and iterations";
+    static String baselinePath(String host, BenchSettings s) {
+        return "plain TCP socket to " + host + ", same sizes and iterations"
+                + (s.inTurns() ? ", in " + s.turns() + " turns with xdlink's" : "");
     }
 
     private String describe(BenchEndpoint ep) {

@@ -196,9 +196,16 @@ final class BenchMain {
         info.put("mode", s.loopback() ? "loopback" : s.isServer() ? "server" : "client");
         info.put("warm_up", Boolean.toString(s.warmUp() && !s.isServer()));
         host.ifPresent(h -> info.putAll(h.testInfo()));
+        Map<String, String> rawInfo = new LinkedHashMap<>();
+        rawInfo.put("test", s.test().title());
+        if (s.inTurns()) {
+            // Both runs were made in these turns, each the other's neighbour.
+            info.put("turns", Integer.toString(s.turns()));
+            rawInfo.put("turns", Integer.toString(s.turns()));
+        }
         BenchReport report = BenchReport.of(label, info, s.unit(), rows);
         BenchReport baseline = raw.isEmpty() ? null
-                : BenchReport.of("raw TCP baseline", Map.of("test", s.test().title()), s.unit(), raw);
+                : BenchReport.of("raw TCP baseline", rawInfo, s.unit(), raw);
         if (s.json() != null) {
             String json = report.toJson(baseline);
             if (Output.isStdout(s.json())) {

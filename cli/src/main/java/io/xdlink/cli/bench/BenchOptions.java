@@ -30,6 +30,8 @@ public final class BenchOptions {
     static final int MAX_QPS = 64;
     static final int MAX_TX_DEPTH = 15000;
     static final int MAX_CQ_MOD = 1024;
+    /** Turns per size with the baseline: each costs two exchanges with the server. */
+    static final int MAX_TURNS = 1000;
     private static final Pattern LINK = Pattern.compile("gen([234])x([12])");
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "SERVER",
@@ -109,6 +111,11 @@ public final class BenchOptions {
             description = "raw: also run the same transfer over a plain TCP socket and print the ratio.")
     String baseline;
 
+    @Option(names = "--turns", paramLabel = "N",
+            description = "With --baseline raw: run each size's iterations in N turns, xdlink's and the socket's "
+                    + "alternating, so that both meet the same conditions (default: 1, the socket after xdlink).")
+    Integer turns;
+
     @Option(names = "--timeout", paramLabel = "SECONDS",
             description = "How long a silent peer is waited for at any step (default: 60); a run that keeps "
                     + "moving, however slowly, is waited for to its end.")
@@ -163,6 +170,18 @@ public final class BenchOptions {
         if (baseline != null && !baseline.equals("raw")) {
             throw new UsageException("--baseline knows only 'raw', got " + Text.quote(baseline));
         }
+        if (turns != null) {
+            if (baseline == null) {
+                throw new UsageException("--turns alternates xdlink with the plain socket; give --baseline raw too");
+            }
+            range("--turns", turns, 1, MAX_TURNS);
+            if (duration != null && turns > 1) {
+                throw new UsageException("--turns splits -n's iterations; it cannot be combined with -D");
+            }
+            if (turns > iters) {
+                throw new UsageException("--turns " + turns + " needs at least as many iterations, got -n " + iters);
+            }
+        }
         if (plot != null && !plot.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
             throw new UsageException("--plot writes a PNG; name the file *.png, got " + Text.quote(plot.toString()));
         }
@@ -198,7 +217,8 @@ public final class BenchOptions {
         return new BenchSettings(test, server, sizes, iters, duration,
                 gbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port, qps, depth, moderation, rails, loopback,
                 new BenchParams.Explicit(implied, given), json, plot, compare, baseline != null,
-                Duration.ofSeconds(timeoutSeconds), all && stderrIsTerminal, warmUp == null || warmUp,
+                turns == null ? 1 : turns, Duration.ofSeconds(timeoutSeconds), all && stderrIsTerminal,
+                warmUp == null || warmUp,
                 all || size != null, iterations != null);
     }
 

@@ -5,6 +5,7 @@ import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.verbs.Device;
 import io.xdlink.rails.verbs.Listener;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.channels.ServerSocketChannel;
 import java.util.ArrayList;
@@ -101,49 +102,79 @@ final class BenchServer extends BenchSide {
         o.header();
         List<BenchResult> rows = new ArrayList<>();
         HostLoad.Window load = HostLoad.open(HostLoad.PROC);
-        for (long size : s.sizes()) {
-            dev.away(() -> rv.barrier("size " + size));
-            BenchResponder responder = BenchResponder.startFor(ep, s, size);
-            // A responder runs the engine while it answers; without one (write_bw) the standby does. The client's
-            // result comes when its whole run is over, which on a loaded host may take longer than the timeout (a
-            // warm-up of up to 15 s, then its round trips or messages): the wait goes on as long as the client's frames
-            // keep arriving, and a client that stopped is still given up on after the timeout.
-            LongSupplier progress = ep.device()::dataFramesReceived;
-            String text = responder != null ? rv.serve(t -> {
-                responder.join();
-                return "OK";
-            }, progress) : dev.away(() -> rv.serve(t -> "OK", progress));
-            BenchResult r = BenchResult.parse(BenchRecord.parse(text, "RESULT"), s.unit());
-            o.row(r);
-            rows.add(r);
+        // A responder runs the engine while it answers; without one (write_bw) the standby does. The client's
+        // result comes when its whole run is over, which on a loaded host may take longer than the timeout (a
+        // warm-up of up to 15 s, then its round trips or messages): the wait goes on as long as the client's frames
+        // keep arriving, and a client that stopped is still given up on after the timeout.
+        LongSupplier progress = ep.device()::dataFramesReceived;
+        // In turns the socket's shares come between xdlink's with no word at the rendezvous: a thread of their own
+        // answers them as they come, so this side's engine and responder run undisturbed by the turns.
+        try (RawBaseline.Server inTurns = s.inTurns() ? dev.away(() -> RawBaseline.Server.accept(
+                rawStep(rv, bindAddress), s)) : null) {
+            if (inTurns != null) {
+                inTurns.startServing(s.sizes().size() * s.turns());
+            }
+            for (long size : s.sizes()) {
+                dev.away(() -> rv.barrier("size " + size));
+                BenchResponder responder = BenchResponder.startFor(ep, s, size);
+                String text = responder != null ? rv.serve(t -> {
+                    responder.join();
+                    return "OK";
+                }, progress) : dev.away(() -> rv.serve(t -> "OK", progress));
+                BenchResult r = BenchResult.parse(BenchRecord.parse(text, "RESULT"), s.unit());
+                o.row(r);
+                rows.add(r);
+            }
+            if (inTurns != null) {
+                dev.away(inTurns::finish);
+            }
         }
         o.end();
         if (s.baselineRaw()) {
-            ServerSocketChannel ss = RawBaseline.listen(bindAddress, RawBaseline.port(rv.localPort()));
             List<BenchResult> raw = new ArrayList<>();
             dev.away(() -> {
-                rv.serve(t -> {
-                    if (t.startsWith("ERROR")) {
-                        BenchRecord.parse(t, "SYNC"); // throws what the peer reported
-                    }
-                    if (!t.equals("SYNC raw")) {
-                        throw new BenchException("the peer is out of step: expected its raw baseline step, got '"
-                                + abbreviate(t) + "'");
-                    }
-                    return RawBaseline.portRecord(ss);
-                });
-                RawBaseline.server(ss, s);
+                if (!s.inTurns()) {
+                    RawBaseline.server(rawStep(rv, bindAddress), s);
+                }
                 for (int i = 0; i < s.sizes().size(); i++) {
                     raw.add(BenchResult.parse(BenchRecord.parse(rv.serve(t -> "OK"), "RESULT"), s.unit()));
                 }
             });
-            o.baseline(BenchClient.baselinePath(rv.peer()), rows, raw);
+            o.baseline(BenchClient.baselinePath(rv.peer(), s), rows, raw);
         }
         // In one process with the client (--loopback) the client reports the same host.
         Optional<HostLoad> host = template.loopback() ? Optional.empty() : load.close();
         o.host(host, err);
         dev.away(() -> rv.barrier("done"));
         return new Served(rows, host);
+    }
+
+    /**
+     * The baseline's step at the rendezvous: listens for its connection, then tells the client where, in answer to
+     * its "SYNC raw".
+     */
+    private static ServerSocketChannel rawStep(Rendezvous rv, String bindAddress) {
+        ServerSocketChannel ss = RawBaseline.listen(bindAddress, RawBaseline.port(rv.localPort()));
+        try {
+            rv.serve(t -> {
+                if (t.startsWith("ERROR")) {
+                    BenchRecord.parse(t, "SYNC"); // throws what the peer reported
+                }
+                if (!t.equals("SYNC raw")) {
+                    throw new BenchException("the peer is out of step: expected its raw baseline step, got '"
+                            + abbreviate(t) + "'");
+                }
+                return RawBaseline.portRecord(ss);
+            });
+            return ss;
+        } catch (RuntimeException e) {
+            try {
+                ss.close();
+            } catch (IOException ignored) {
+                // the step failed; that is what is reported
+            }
+            throw e;
+        }
     }
 
     /** What a server run printed: the rows, and this host's load over the run when /proc could say. */

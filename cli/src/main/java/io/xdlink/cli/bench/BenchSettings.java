@@ -26,6 +26,8 @@ import java.util.ArrayList;
  * @param plot        where to draw them, or null
  * @param compare     earlier result files to draw beside this run
  * @param baselineRaw also run the same transfer over a plain TCP socket and print the ratio
+ * @param turns       with the baseline: turns per size, xdlink's and the socket's alternating; 1 runs the socket
+ *                    after every size of xdlink's
  * @param timeout     how long to wait for the peer at any step
  * @param progress    draw a progress bar on stderr for {@code -a}
  * @param warmUp      run the first size once unmeasured before measuring
@@ -35,7 +37,7 @@ import java.util.ArrayList;
 public record BenchSettings(BenchTest test, String server, List<Long> sizes, long iterations, Duration duration,
                             ReportUnit unit, int port, int qps, int txDepth, int cqMod, List<String> rails,
                             boolean loopback, BenchParams.Explicit params, Path json, Path plot, List<Path> compare,
-                            boolean baselineRaw, Duration timeout, boolean progress, boolean warmUp,
+                            boolean baselineRaw, int turns, Duration timeout, boolean progress, boolean warmUp,
                             boolean sizesGiven, boolean itersGiven) {
 
     /** perftest's {@code -a}: every power of two from 2 bytes to 8 MiB. */
@@ -64,6 +66,11 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
         return duration != null;
     }
 
+    /** The baseline runs in turns with xdlink, size by size, rather than after all of xdlink's sizes. */
+    public boolean inTurns() {
+        return baselineRaw && turns > 1;
+    }
+
     /** This run's settings as the client hands them to the server, which then runs exactly the same test. */
     public BenchRecord toRecord() {
         return BenchRecord.of("SETUP").with("test", test.command())
@@ -71,7 +78,7 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
                 .with("iters", iterations).with("duration", durationMode() ? duration.toSeconds() : 0)
                 .with("qps", qps).with("txdepth", txDepth).with("cqmod", cqMod)
                 .with("gbits", unit == ReportUnit.GBIT_PER_SEC ? 1 : 0).with("raw", baselineRaw ? 1 : 0)
-                .with("warm", warmUp ? 1 : 0);
+                .with("turns", turns).with("warm", warmUp ? 1 : 0);
     }
 
     /**
@@ -102,7 +109,9 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
                 (int) setup.getLong("qps", 1, BenchOptions.MAX_QPS),
                 (int) setup.getLong("txdepth", 1, BenchOptions.MAX_TX_DEPTH),
                 (int) setup.getLong("cqmod", 1, BenchOptions.MAX_CQ_MOD), rails, false, params, json, plot, compare,
-                setup.getLong("raw", 0, 1) == 1, timeout, false, setup.getLong("warm", 0, 1) == 1, false, false);
+                setup.getLong("raw", 0, 1) == 1,
+                setup.values().get("turns") == null ? 1 : (int) setup.getLong("turns", 1, BenchOptions.MAX_TURNS),
+                timeout, false, setup.getLong("warm", 0, 1) == 1, false, false);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.xdlink.cli.bench;
 
+import java.util.List;
+
 /**
  * Bandwidth statistics computed as perftest's {@code print_report_bw} computes them.
  *
@@ -65,6 +67,36 @@ public final class BwStatistics {
         double ff = unit.bytesPerUnitSecond();
         return new BwResult(size, count, 0, (double) size * count * 1e9 / (elapsedNs * ff),
                 (double) count * 1e9 / (elapsedNs * 1_000_000.0), unit, false);
+    }
+
+    /**
+     * One row from runs of the same size made in turns ({@code --turns}): the average and message rate over their
+     * messages and their summed times, the time with the other side's turns left out; the peak is the best turn's,
+     * and is shown only when every turn measured one.
+     */
+    public static BwResult combine(List<BwResult> turns) {
+        if (turns.isEmpty()) {
+            throw new IllegalArgumentException("no turns to combine");
+        }
+        BwResult first = turns.getFirst();
+        long count = 0;
+        double elapsedNs = 0;
+        double peak = 0;
+        boolean peakMeasured = true;
+        for (BwResult t : turns) {
+            if (t.size() != first.size() || t.unit() != first.unit()) {
+                throw new IllegalArgumentException("turns of different sizes or units: " + first + ", " + t);
+            }
+            count += t.iterations();
+            // The message rate is iterations over the turn's time, in millions per second.
+            elapsedNs += t.iterations() * 1000.0 / t.msgRateMpps();
+            peak = Math.max(peak, t.peak());
+            peakMeasured &= t.peakMeasured();
+        }
+        double ff = first.unit().bytesPerUnitSecond();
+        return new BwResult(first.size(), count, peakMeasured ? peak : 0,
+                (double) first.size() * count * 1e9 / (elapsedNs * ff), count * 1000.0 / elapsedNs, first.unit(),
+                peakMeasured);
     }
 
     private static int roundUp(int value, int multiple) {

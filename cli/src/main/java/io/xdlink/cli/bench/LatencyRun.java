@@ -78,6 +78,34 @@ final class LatencyRun {
     }
 
     /**
+     * The client's half in turns ({@code --turns}): the warm-up first if {@code warmUp}, then each {@link #turn}'s
+     * round trips, numbered on from the last turn's as the server's one responder for the size counts them.
+     */
+    static final class InTurns {
+        private final Pinger p;
+        private long next;
+
+        InTurns(BenchEndpoint ep, BenchSettings s, long size, boolean warmUp) {
+            p = new Pinger(ep, s, size);
+            next = warmUp ? warmUp(p, size) : 0;
+        }
+
+        /** {@link Turns#LEAD_IN} unmeasured round trips, then {@code n}; returns each measured one's time in ns. */
+        long[] turn(int n) {
+            for (int i = 0; i < Turns.LEAD_IN; i++) {
+                p.roundTrip(next++);
+            }
+            long[] stamps = new long[n + 1];
+            for (int i = 0; i < n; i++) {
+                stamps[i] = System.nanoTime();
+                p.roundTrip(next++);
+            }
+            stamps[n] = System.nanoTime();
+            return Turns.roundTrips(stamps);
+        }
+    }
+
+    /**
      * The server's half: answers pings, the client's warm-up and measured ones alike, until {@code stop} says so (the
      * client's result has come, so every ping it made has been answered).
      */

@@ -29,14 +29,31 @@ public final class LatencyStatistics {
         if (count < MEASURE_TAIL + 2 || count > stamps.length) {
             throw new IllegalArgumentException("need at least " + (MEASURE_TAIL + 2) + " iterations, got " + count);
         }
-        if (rttFactor != 1 && rttFactor != 2) {
-            throw new IllegalArgumentException("rtt factor must be 1 or 2: " + rttFactor);
-        }
         int measured = count - 1;
         long[] delta = new long[measured];
         for (int i = 0; i < measured; i++) {
             delta[i] = stamps[i + 1] - stamps[i];
         }
+        return ofRoundTrips(size, count, delta, rttFactor);
+    }
+
+    /**
+     * The same statistics from round trips timed in turns ({@code --turns}): each turn's stamps give its round trips,
+     * the last one ended by a stamp after it, so {@code delta} holds one per iteration and they are treated as one
+     * run's.
+     *
+     * @param count iterations the row reports
+     * @param delta round trips, ns; at least 3; sorted in place
+     */
+    public static LatencyResult ofRoundTrips(long size, long count, long[] delta, int rttFactor) {
+        if (delta.length < MEASURE_TAIL + 1) {
+            throw new IllegalArgumentException("need at least " + (MEASURE_TAIL + 1) + " round trips, got "
+                    + delta.length);
+        }
+        if (rttFactor != 1 && rttFactor != 2) {
+            throw new IllegalArgumentException("rtt factor must be 1 or 2: " + rttFactor);
+        }
+        int measured = delta.length;
         Arrays.sort(delta);
         int n = measured - MEASURE_TAIL;
         double q = 1000.0 * rttFactor; // ns to us, and a round trip to one way

@@ -73,33 +73,121 @@ final class RawBaseline {
     /** The client's baseline run, one row per size. */
     static List<BenchResult> client(BenchSettings s, String host, int port) {
         List<BenchResult> rows = new ArrayList<>();
-        try (SocketChannel ch = SocketChannel.open(); Watchdog dog = new Watchdog(ch, s.timeout())) {
-            ch.socket().connect(new InetSocketAddress(host, port), timeoutMillis(s.timeout()));
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
-            ByteBuffer buf = ByteBuffer.allocateDirect(Math.toIntExact(max));
-            ByteBuffer header = ByteBuffer.allocateDirect(HEADER);
-            boolean warm = !s.warmUp();
+        try (Client c = Client.connect(s, host, port)) {
             for (long size : s.sizes()) {
-                if (!warm) {
-                    warmUp(ch, dog, buf, header, s, size);
-                    warm = true;
-                }
+                rows.add(c.row(size));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * The client's end of the baseline's one connection. A run takes each size whole ({@link #row}), or in turns
+     * with xdlink's ({@link #streamTurn}, {@link #pingTurn}); the socket warms up before its first measured run when
+     * the run warms up at all.
+     */
+    static final class Client implements AutoCloseable {
+        private final BenchSettings s;
+        private final SocketChannel ch;
+        private final Watchdog dog;
+        private final ByteBuffer buf;
+        private final ByteBuffer header = ByteBuffer.allocateDirect(HEADER);
+        private boolean warm;
+
+        private Client(BenchSettings s, SocketChannel ch, Watchdog dog) {
+            this.s = s;
+            this.ch = ch;
+            this.dog = dog;
+            long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
+            this.buf = ByteBuffer.allocateDirect(Math.toIntExact(max));
+            this.warm = !s.warmUp();
+        }
+
+        static Client connect(BenchSettings s, String host, int port) {
+            SocketChannel ch = null;
+            Watchdog dog = null;
+            try {
+                ch = SocketChannel.open();
+                dog = new Watchdog(ch, s.timeout());
+                ch.socket().connect(new InetSocketAddress(host, port), timeoutMillis(s.timeout()));
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                return new Client(s, ch, dog);
+            } catch (IOException e) {
+                closeQuietly(ch, dog);
+                throw failure(e, s);
+            }
+        }
+
+        /** One size's whole row: the run's iterations at once. */
+        BenchResult row(long size) {
+            try {
+                warmFirst(size);
                 long iters = s.iterations();
                 if (s.test().isBandwidth()) {
                     long elapsed = stream(ch, dog, buf, header, size, iters, false);
-                    rows.add(new BenchResult.Bw(BwStatistics.duration(size, iters, elapsed, s.unit())));
-                } else {
-                    int n = Math.toIntExact(iters);
-                    long[] stamps = new long[n];
-                    pingPong(ch, dog, buf, header, size, n, stamps);
-                    rows.add(new BenchResult.Lat(LatencyStatistics.compute(size, stamps, n, 2)));
+                    return new BenchResult.Bw(BwStatistics.duration(size, iters, elapsed, s.unit()));
                 }
+                int n = Math.toIntExact(iters);
+                long[] stamps = new long[n];
+                pingPong(ch, dog, buf, header, size, n, stamps);
+                return new BenchResult.Lat(LatencyStatistics.compute(size, stamps, n, 2));
+            } catch (IOException e) {
+                throw failure(e, s);
             }
-        } catch (IOException e) {
-            throw failure(e, s);
         }
-        return rows;
+
+        /** One turn of a bandwidth row: {@code iters} messages streamed and acknowledged. */
+        BwResult streamTurn(long size, long iters) {
+            try {
+                warmFirst(size);
+                long elapsed = stream(ch, dog, buf, header, size, iters, false);
+                dog.rest();
+                return BwStatistics.duration(size, iters, elapsed, s.unit());
+            } catch (IOException e) {
+                throw failure(e, s);
+            }
+        }
+
+        /** One turn of a latency row: {@link Turns#LEAD_IN} unmeasured round trips, then {@code n}, timed (ns). */
+        long[] pingTurn(long size, int n) {
+            try {
+                warmFirst(size);
+                pingPong(ch, dog, buf, header, size, Turns.LEAD_IN, null);
+                long[] stamps = new long[n + 1];
+                pingPong(ch, dog, buf, header, size, n, stamps);
+                stamps[n] = System.nanoTime();
+                dog.rest();
+                return Turns.roundTrips(stamps);
+            } catch (IOException e) {
+                throw failure(e, s);
+            }
+        }
+
+        private void warmFirst(long size) throws IOException {
+            dog.progress();
+            if (!warm) {
+                warmUp(ch, dog, buf, header, s, size);
+                warm = true;
+            }
+        }
+
+        @Override
+        public void close() {
+            closeQuietly(ch, dog);
+        }
+    }
+
+    private static void closeQuietly(SocketChannel ch, Watchdog dog) {
+        if (dog != null) {
+            dog.close();
+        }
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // the baseline is over either way
+            }
+        }
     }
 
     /**
@@ -158,14 +246,89 @@ final class RawBaseline {
 
     /** The server's baseline: accepts one connection and answers every size the client runs. */
     static void server(ServerSocketChannel ss, BenchSettings s) {
-        try (ss) {
-            ss.socket().setSoTimeout(timeoutMillis(s.timeout()));
-            try (SocketChannel ch = ss.socket().accept().getChannel(); Watchdog dog = new Watchdog(ch, s.timeout())) {
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ByteBuffer header = ByteBuffer.allocateDirect(HEADER);
-                long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
-                ByteBuffer buf = ByteBuffer.allocateDirect(Math.toIntExact(max));
-                for (int k = 0; k < s.sizes().size(); ) {
+        try (Server server = Server.accept(ss, s)) {
+            server.serveRuns(s.sizes().size());
+        }
+    }
+
+    /** The server's end of the baseline's one connection. */
+    static final class Server implements AutoCloseable {
+        private final BenchSettings s;
+        private final SocketChannel ch;
+        private final Watchdog dog;
+        private final ByteBuffer header = ByteBuffer.allocateDirect(HEADER);
+        private final ByteBuffer buf;
+        private final long max;
+        private Thread serving;
+        private volatile RuntimeException failure;
+
+        private Server(BenchSettings s, SocketChannel ch) {
+            this.s = s;
+            this.ch = ch;
+            this.dog = new Watchdog(ch, s.timeout());
+            this.max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
+            this.buf = ByteBuffer.allocateDirect(Math.toIntExact(max));
+        }
+
+        /** Accepts the client's connection on {@code ss}, which it then closes: there is only ever one. */
+        static Server accept(ServerSocketChannel ss, BenchSettings s) {
+            try (ss) {
+                ss.socket().setSoTimeout(timeoutMillis(s.timeout()));
+                SocketChannel ch = ss.socket().accept().getChannel();
+                try {
+                    ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                } catch (IOException e) {
+                    ch.close();
+                    throw e;
+                }
+                return new Server(s, ch);
+            } catch (SocketTimeoutException e) {
+                throw new BenchException("the raw baseline client did not connect within "
+                        + Rendezvous.seconds(s.timeout()));
+            } catch (IOException e) {
+                throw failure(e, s);
+            }
+        }
+
+        /**
+         * Answers {@code measured} runs on a thread of its own, for a run in turns: each comes between two of
+         * xdlink's shares, when the client gets to it. {@link #finish} waits for the last.
+         */
+        void startServing(int measured) {
+            dog.rest();
+            serving = Thread.ofPlatform().name("xdlink-bench-raw").daemon().start(() -> {
+                try {
+                    serveRuns(measured);
+                } catch (RuntimeException e) {
+                    failure = e;
+                }
+            });
+        }
+
+        /** After {@link #startServing}: waits for the last run to be answered and rethrows what serving failed with. */
+        void finish() {
+            try {
+                serving.join(s.timeout());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (serving.isAlive()) {
+                close();
+                throw new BenchException("the raw baseline's last turn did not come within "
+                        + Rendezvous.seconds(s.timeout()));
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        /**
+         * Answers the client's runs until {@code measured} of them were not warm-ups. Between runs the connection
+         * rests: in turns, xdlink's share runs meanwhile, for as long as it takes.
+         */
+        void serveRuns(int measured) {
+            try {
+                for (int k = 0; k < measured; ) {
                     header.clear();
                     readFully(ch, header, dog);
                     long size = header.getLong(0);
@@ -194,13 +357,17 @@ final class RawBaseline {
                     }
                     if (announced > 0) {
                         k++;
+                        dog.rest();
                     }
                 }
+            } catch (IOException e) {
+                throw failure(e, s);
             }
-        } catch (SocketTimeoutException e) {
-            throw new BenchException("the raw baseline client did not connect within " + Rendezvous.seconds(s.timeout()));
-        } catch (IOException e) {
-            throw failure(e, s);
+        }
+
+        @Override
+        public void close() {
+            closeQuietly(ch, dog);
         }
     }
 
@@ -234,17 +401,19 @@ final class RawBaseline {
 
     /**
      * Blocking channel calls have no timeout of their own; the watchdog closes the channel when nothing moved for
-     * the run's timeout, which wakes the blocked call with an AsynchronousCloseException.
+     * the run's timeout, which wakes the blocked call with an AsynchronousCloseException. Between turns the
+     * connection rests while xdlink's turn runs, for as long as that takes, and the watchdog does not count.
      */
     private static final class Watchdog implements AutoCloseable {
         private final Thread thread;
         private volatile long last = System.nanoTime();
+        private volatile boolean resting;
         private volatile boolean done;
 
         Watchdog(SocketChannel ch, Duration timeout) {
             thread = Thread.ofVirtual().name("xdlink-bench-watchdog").start(() -> {
                 while (!done) {
-                    if (System.nanoTime() - last > timeout.toNanos()) {
+                    if (!resting && System.nanoTime() - last > timeout.toNanos()) {
                         try {
                             ch.close();
                         } catch (IOException ignored) {
@@ -263,6 +432,12 @@ final class RawBaseline {
 
         void progress() {
             last = System.nanoTime();
+            resting = false;
+        }
+
+        /** Nothing is due on the connection until the next {@link #progress}. */
+        void rest() {
+            resting = true;
         }
 
         @Override

@@ -139,6 +139,29 @@ class BenchLoopbackTest {
     }
 
     @Test
+    void inTurnsBothRowsCountEveryIterationAndTheBaselineSaysHowItRan() {
+        CliRun lat = CliRun.main("bench", "write_lat", "--loopback", "-n", "61", "--baseline", "raw", "--turns", "4");
+        assertThat(lat.exit()).as(lat.err()).isZero();
+        assertThat(lat.out()).contains(" Baseline        : plain TCP socket to 127.0.0.1, same sizes and iterations, "
+                + "in 4 turns with xdlink's").containsPattern(" 2 +xdlink/raw latency: \\d+\\.\\d\\d");
+        assertThat(table(lat.out()).stream().filter(l -> LAT_ROW.matcher(l).matches()))
+                .hasSize(2).allSatisfy(l -> assertThat(l).startsWith(" 2       61 "));
+
+        CliRun bw = CliRun.main("bench", "write_bw", "--loopback", "-n", "30", "--baseline", "raw", "--turns", "3",
+                NO_WARM_UP, "--json", "-");
+        assertThat(bw.exit()).as(bw.err()).isZero();
+        List<BenchReport> runs = BenchReport.allFromJson("stdout", bw.out());
+        assertThat(runs).hasSize(2);
+        for (BenchReport run : runs) {
+            assertThat(run.testInfo()).containsEntry("turns", "3");
+            assertThat(run.bw()).singleElement().satisfies(b -> {
+                assertThat(b.iterations()).isEqualTo(30);
+                assertThat(b.average()).isPositive();
+            });
+        }
+    }
+
+    @Test
     void jsonToStandardOutputHoldsTheRunAndItsRawBaselineAndNothingElse() {
         CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-n", "20", "--baseline", "raw", "--json", "-",
                 NO_WARM_UP);

@@ -210,4 +210,41 @@ class BenchOptionsTest {
                     .isInstanceOf(BenchException.class);
         }
     }
+
+    @Test
+    void turnsNeedTheBaselineAndIterationsToShareAndNoDuration() {
+        refused("--turns alternates xdlink with the plain socket; give --baseline raw too", "bench", "write_lat",
+                "--turns", "4");
+        refused("--turns must be between 1 and 1000, got 0", "bench", "write_lat", "--baseline", "raw", "--turns",
+                "0");
+        refused("--turns must be between 1 and 1000, got 1001", "bench", "write_lat", "--baseline", "raw",
+                "--turns", "1001");
+        refused("--turns splits -n's iterations; it cannot be combined with -D", "bench", "write_bw", "--baseline",
+                "raw", "--turns", "2", "-D", "5");
+        refused("--turns 10 needs at least as many iterations, got -n 9", "bench", "write_bw", "--baseline", "raw",
+                "--turns", "10", "-n", "9");
+        refused("Invalid value for option '--turns'", "bench", "write_bw", "--baseline", "raw", "--turns", "two");
+    }
+
+    @Test
+    void turnsTravelToTheServerAndAnOlderClientsSetupMeansOne() {
+        BenchSettings one = parse("--baseline", "raw");
+        assertThat(one.turns()).isEqualTo(1);
+        assertThat(one.inTurns()).isFalse();
+        BenchSettings c = parse("10.0.0.1", "--baseline", "raw", "--turns", "8");
+        assertThat(c.inTurns()).isTrue();
+        BenchSettings server = new BenchOptions().settings(BenchTest.WRITE_BW, false);
+        BenchSettings agreed = server.adopt(BenchRecord.parse(c.toRecord().format(), "SETUP"));
+        assertThat(agreed.turns()).isEqualTo(8);
+        assertThat(agreed.inTurns()).isTrue();
+        String older = c.toRecord().format().replace(" turns=8", "");
+        assertThat(older).doesNotContain("turns");
+        assertThat(server.adopt(BenchRecord.parse(older, "SETUP")).turns()).isEqualTo(1);
+        for (String turns : List.of("0", "1001", "-3", "x", "")) {
+            String hostile = c.toRecord().format().replace(" turns=8", " turns=" + turns);
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> server.adopt(BenchRecord.parse(hostile, "SETUP"))).as(hostile)
+                    .isInstanceOf(BenchException.class);
+        }
+    }
 }

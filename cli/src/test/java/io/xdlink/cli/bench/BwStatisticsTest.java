@@ -2,6 +2,8 @@ package io.xdlink.cli.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -81,5 +83,41 @@ class BwStatisticsTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> BwStatistics.compute(1, POSTED, COMPLETED, 4, 0, true, ReportUnit.MIB_PER_SEC))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("moderation");
+    }
+
+    @Test
+    void turnsCombineIntoOneRowOverTheirSummedTimesWithTheBestTurnsPeak() {
+        // Two turns of 4 messages of 64 KiB: 1 ms and 3 ms, peaks 400 and 300 MB/s.
+        BwResult a = new BwResult(65536, 4, 400, 250, 4e-3, ReportUnit.MIB_PER_SEC, true);
+        BwResult b = new BwResult(65536, 4, 300, 250.0 / 3, 4.0 / 3 * 1e-3, ReportUnit.MIB_PER_SEC, true);
+        BwResult r = BwStatistics.combine(List.of(a, b));
+        assertThat(r.iterations()).isEqualTo(8);
+        assertThat(r.msgRateMpps()).isCloseTo(2e-3, within(1e-12)); // 8 messages in 4 ms
+        assertThat(r.average()).isCloseTo(65536 * 8 * 1e9 / (4e6 * ReportUnit.MIB_PER_SEC.bytesPerUnitSecond()),
+                within(1e-9));
+        assertThat(r.peak()).isEqualTo(400);
+        assertThat(r.peakMeasured()).isTrue();
+    }
+
+    @Test
+    void aTurnWithoutAPeakLeavesTheRowWithoutOne() {
+        BwResult a = new BwResult(65536, 4, 400, 250, 4e-3, ReportUnit.MIB_PER_SEC, true);
+        BwResult b = BwStatistics.duration(65536, 4, 1_000_000, ReportUnit.MIB_PER_SEC);
+        BwResult r = BwStatistics.combine(List.of(a, b));
+        assertThat(r.peakMeasured()).isFalse();
+        assertThat(r.peak()).isZero();
+    }
+
+    @Test
+    void turnsOfDifferentSizesOrUnitsOrNoneAreRefused() {
+        BwResult a = new BwResult(65536, 4, 0, 250, 4e-3, ReportUnit.MIB_PER_SEC, false);
+        assertThatThrownBy(() -> BwStatistics.combine(List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("no turns to combine");
+        assertThatThrownBy(() -> BwStatistics.combine(List.of(a,
+                new BwResult(4096, 4, 0, 250, 4e-3, ReportUnit.MIB_PER_SEC, false))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("turns of different sizes");
+        assertThatThrownBy(() -> BwStatistics.combine(List.of(a,
+                new BwResult(65536, 4, 0, 250, 4e-3, ReportUnit.GBIT_PER_SEC, false))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("turns of different sizes");
     }
 }

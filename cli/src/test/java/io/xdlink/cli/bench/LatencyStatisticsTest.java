@@ -57,4 +57,20 @@ class LatencyStatisticsTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LatencyStatistics.duration(0, 0, 2)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void roundTripsGiveWhatTheStampsTheyCameFromGive() {
+        long[] stamps = {0, 10_000, 30_000, 60_000, 100_000, 150_000, 151_000};
+        long[] rt = {10_000, 20_000, 30_000, 40_000, 50_000, 1_000};
+        assertThat(LatencyStatistics.ofRoundTrips(8, 7, rt, 2))
+                .isEqualTo(LatencyStatistics.compute(8, stamps, 7, 2));
+    }
+
+    @Test
+    void tooFewRoundTripsOrABadFactorAreRefused() {
+        assertThatThrownBy(() -> LatencyStatistics.ofRoundTrips(8, 2, new long[] {1, 2}, 2))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("need at least 3 round trips, got 2");
+        assertThatThrownBy(() -> LatencyStatistics.ofRoundTrips(8, 3, new long[] {1, 2, 3}, 3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("rtt factor must be 1 or 2: 3");
+    }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The raw baseline's server against a client speaking its header by hand: warm-ups, and counts it must refuse. */
 class RawBaselineTest {
@@ -111,5 +112,55 @@ class RawBaselineTest {
         }
         assertThat(server.get(10, TimeUnit.SECONDS)).as("warm-up cut short").isInstanceOf(BenchException.class)
                 .hasMessage("the raw baseline failed: the peer closed the baseline connection");
+    }
+
+    /** A server in turns, accepted on a thread of the test's, serving {@code runs} runs on a thread of its own. */
+    private static CompletableFuture<RawBaseline.Server> turnsServer(ServerSocketChannel ss, BenchSettings s,
+                                                                     int runs) {
+        return CompletableFuture.supplyAsync(() -> {
+            RawBaseline.Server server = RawBaseline.Server.accept(ss, s);
+            server.startServing(runs);
+            return server;
+        });
+    }
+
+    private static void run(DataOutputStream out, DataInputStream in, long count) throws Exception {
+        header(out, 4096, count);
+        out.write(new byte[(int) (4096 * Math.abs(count))]);
+        out.flush();
+        assertThat(in.readByte()).isEqualTo((byte) 1);
+    }
+
+    @Test
+    void inTurnsTheConnectionRestsBetweenRunsForLongerThanTheTimeout() throws Exception {
+        ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
+        CompletableFuture<RawBaseline.Server> served = turnsServer(ss,
+                settings("-s", "4096", "-n", "10", "--timeout", "1"), 2);
+        try (Socket c = new Socket()) {
+            c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+            DataOutputStream out = new DataOutputStream(c.getOutputStream());
+            DataInputStream in = new DataInputStream(c.getInputStream());
+            run(out, in, -3);
+            run(out, in, 5);
+            Thread.sleep(1600); // xdlink's turn, longer than the timeout: the watchdog must not close the socket
+            run(out, in, 5);
+            try (RawBaseline.Server server = served.get(10, TimeUnit.SECONDS)) {
+                server.finish();
+            }
+        }
+    }
+
+    @Test
+    void inTurnsAClientThatStopsBetweenRunsIsReportedWhenTheServerFinishes() throws Exception {
+        ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
+        CompletableFuture<RawBaseline.Server> served = turnsServer(ss, settings("-s", "4096", "-n", "10"), 3);
+        try (Socket c = new Socket()) {
+            c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+            run(new DataOutputStream(c.getOutputStream()), new DataInputStream(c.getInputStream()), 5);
+        }
+        try (RawBaseline.Server server = served.get(10, TimeUnit.SECONDS)) {
+            assertThatThrownBy(server::finish).isInstanceOf(BenchException.class)
+                    .hasMessage("the raw baseline failed: the peer closed the baseline connection");
+        }
     }
 }

@@ -1,0 +1,73 @@
+package io.xdlink.cli.bench;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code --turns N} with {@code --baseline raw}: each size's iterations in N turns, xdlink's and the plain socket's
+ * one after the other, so that a spell in which this machine moves data slower falls on both alike and the ratio
+ * compares the two in the same conditions. Run back to back, as without turns, a socket run can meet a spell that
+ * xdlink's run before it did not (docs/benchmarks.md: a 64 KiB round trip between two namespaces here takes 20-35 or
+ * 50-93 us for minutes at a time).
+ */
+final class Turns {
+    /**
+     * Round trips each latency turn makes before its measured ones, on either side. A turn begins after the other
+     * side's, through which this side's threads slept: on a 2-core virtual machine the first round trips after that
+     * took 0.3-1.1 ms where the rest took 45 us (64 KiB in the two-host lab), for ten to twenty of them, and with ten
+     * turns of a thousand they alone set the 99th percentile. That is the alternation's cost, not either side's, and
+     * a run without turns never pays it.
+     */
+    static final int LEAD_IN = 20;
+
+    private Turns() {
+    }
+
+    /** The iterations of turn {@code k} of {@code turns}: an equal share, the first ones taking the remainder. */
+    static long share(long iterations, int turns, int k) {
+        if (turns < 1 || k < 0 || k >= turns) {
+            throw new IllegalArgumentException("turn " + k + " of " + turns);
+        }
+        return iterations / turns + (k < iterations % turns ? 1 : 0);
+    }
+
+    /** The round trips between consecutive stamps, the last stamp taken after the last round trip ended. */
+    static long[] roundTrips(long[] stamps) {
+        long[] rt = new long[stamps.length - 1];
+        for (int i = 0; i < rt.length; i++) {
+            rt[i] = stamps[i + 1] - stamps[i];
+        }
+        return rt;
+    }
+
+    /** One side's turns of one size, made into its row once every turn has run. */
+    static final class Tally {
+        private final long size;
+        private final List<BwResult> bandwidth = new ArrayList<>();
+        private long[] roundTrips = new long[0];
+
+        Tally(long size) {
+            this.size = size;
+        }
+
+        void add(BwResult turn) {
+            bandwidth.add(turn);
+        }
+
+        void add(long[] turnRoundTrips) {
+            int at = roundTrips.length;
+            roundTrips = Arrays.copyOf(roundTrips, at + turnRoundTrips.length);
+            System.arraycopy(turnRoundTrips, 0, roundTrips, at, turnRoundTrips.length);
+        }
+
+        /** The row: a bandwidth row when bandwidth turns were added, else perftest's latency statistics. */
+        BenchResult row() {
+            if (!bandwidth.isEmpty()) {
+                return new BenchResult.Bw(BwStatistics.combine(bandwidth));
+            }
+            return new BenchResult.Lat(LatencyStatistics.ofRoundTrips(size, roundTrips.length, roundTrips.clone(),
+                    2));
+        }
+    }
+}
