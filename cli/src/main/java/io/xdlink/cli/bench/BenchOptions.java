@@ -113,7 +113,8 @@ public final class BenchOptions {
 
     @Option(names = "--turns", paramLabel = "N",
             description = "With --baseline raw: run each size's iterations in N turns, xdlink's and the socket's "
-                    + "alternating, so that both meet the same conditions (default: 1, the socket after xdlink).")
+                    + "alternating, so that both span the same stretch of time (default: 1, the socket after "
+                    + "xdlink).")
     Integer turns;
 
     @Option(names = "--timeout", paramLabel = "SECONDS",

@@ -6,17 +6,17 @@ import java.util.List;
 
 /**
  * {@code --turns N} with {@code --baseline raw}: each size's iterations in N turns, xdlink's and the plain socket's
- * one after the other, so that a spell in which this machine moves data slower falls on both alike and the ratio
- * compares the two in the same conditions. Run back to back, as without turns, a socket run can meet a spell that
- * xdlink's run before it did not (docs/benchmarks.md: a 64 KiB round trip between two namespaces here takes 20-35 or
- * 50-93 us for minutes at a time).
+ * one after the other, so that the two runs span the same stretch of time instead of one following the other, and a
+ * change over that stretch (the load, the host's other guests) falls on both. What it does not even out, in the
+ * two-host lab: the two states a 64 KiB round trip has there belong to each connection, and xdlink's and the socket's
+ * were often in different ones within one run (docs/benchmarks.md).
  */
 final class Turns {
     /**
      * Round trips each latency turn makes before its measured ones, on either side. A turn begins after the other
      * side's, through which this side's threads slept: on a 2-core virtual machine the first round trips after that
-     * took 0.3-1.1 ms where the rest took 45 us (64 KiB in the two-host lab), for ten to twenty of them, and with ten
-     * turns of a thousand they alone set the 99th percentile. That is the alternation's cost, not either side's, and
+     * took 0.3-1.1 ms where the rest took 45 us (64 KiB in the two-host lab), for ten to twenty of them: with ten
+     * turns of a thousand, enough to set the 99th percentile. That is the alternation's cost, not either side's, and
      * a run without turns never pays it.
      */
     static final int LEAD_IN = 20;
