@@ -123,9 +123,10 @@ final class BenchClient extends BenchSide {
      */
     private BenchResult[] turns(BenchEndpoint ep, RawBaseline.Client socket, long size, boolean warmUp) {
         BenchDevice dev = ep.bench();
-        Turns.Tally ours = new Turns.Tally(size);
-        Turns.Tally theirs = new Turns.Tally(size);
-        LatencyRun.InTurns pings = s.test().isBandwidth() ? null : new LatencyRun.InTurns(ep, s, size, warmUp);
+        boolean latency = !s.test().isBandwidth();
+        Turns.Tally ours = new Turns.Tally(size, s.iterations(), latency);
+        Turns.Tally theirs = new Turns.Tally(size, s.iterations(), latency);
+        LatencyRun.InTurns pings = latency ? new LatencyRun.InTurns(ep, s, size, warmUp) : null;
         for (int k = 0; k < s.turns(); k++) {
             long n = Turns.share(s.iterations(), s.turns(), k);
             if (pings == null) {

@@ -45,10 +45,13 @@ final class Turns {
     static final class Tally {
         private final long size;
         private final List<BwResult> bandwidth = new ArrayList<>();
-        private long[] roundTrips = new long[0];
+        private long[] roundTrips;
+        private int count;
 
-        Tally(long size) {
+        /** @param iterations the size's iterations over all turns: room for a latency test's round trips, made once */
+        Tally(long size, long iterations, boolean latency) {
             this.size = size;
+            this.roundTrips = new long[latency ? Math.toIntExact(iterations) : 0];
         }
 
         void add(BwResult turn) {
@@ -56,18 +59,23 @@ final class Turns {
         }
 
         void add(long[] turnRoundTrips) {
-            int at = roundTrips.length;
-            roundTrips = Arrays.copyOf(roundTrips, at + turnRoundTrips.length);
-            System.arraycopy(turnRoundTrips, 0, roundTrips, at, turnRoundTrips.length);
+            if (count + turnRoundTrips.length > roundTrips.length) {
+                roundTrips = Arrays.copyOf(roundTrips, count + turnRoundTrips.length);
+            }
+            System.arraycopy(turnRoundTrips, 0, roundTrips, count, turnRoundTrips.length);
+            count += turnRoundTrips.length;
         }
 
-        /** The row: a bandwidth row when bandwidth turns were added, else perftest's latency statistics. */
+        /**
+         * The row: a bandwidth row when bandwidth turns were added, else perftest's latency statistics, which sort
+         * the round trips in place: the tally's last use.
+         */
         BenchResult row() {
             if (!bandwidth.isEmpty()) {
                 return new BenchResult.Bw(BwStatistics.combine(bandwidth));
             }
-            return new BenchResult.Lat(LatencyStatistics.ofRoundTrips(size, roundTrips.length, roundTrips.clone(),
-                    2));
+            long[] all = count == roundTrips.length ? roundTrips : Arrays.copyOf(roundTrips, count);
+            return new BenchResult.Lat(LatencyStatistics.ofRoundTrips(size, count, all, 2));
         }
     }
 }

@@ -44,7 +44,7 @@ class TurnsTest {
 
     @Test
     void aLatencyRowIsPerftestsStatisticsOverEveryTurnsRoundTripsAsOneRun() {
-        Turns.Tally t = new Turns.Tally(64);
+        Turns.Tally t = new Turns.Tally(64, 5, true);
         // Round trips 10, 20, 30 us in one turn and 40, 50 in the next: the two largest are dropped, as in one run.
         t.add(new long[] {10_000, 20_000, 30_000});
         t.add(new long[] {50_000, 40_000});
@@ -55,11 +55,19 @@ class TurnsTest {
         assertThat(r.max()).isEqualTo(20.0);
         assertThat(r).isEqualTo(LatencyStatistics.ofRoundTrips(64, 5,
                 new long[] {40_000, 10_000, 50_000, 30_000, 20_000}, 2));
+        // Room for fewer round trips than came (a share counted short) grows; room for more is left out.
+        Turns.Tally small = new Turns.Tally(64, 2, true);
+        small.add(new long[] {10_000, 20_000, 30_000});
+        small.add(new long[] {50_000, 40_000});
+        assertThat(small.row()).isEqualTo(new BenchResult.Lat(r));
+        Turns.Tally large = new Turns.Tally(64, 9, true);
+        large.add(new long[] {10_000, 20_000, 30_000, 50_000, 40_000});
+        assertThat(large.row()).isEqualTo(new BenchResult.Lat(r));
     }
 
     @Test
     void aBandwidthRowIsTheTurnsMessagesOverTheirSummedTimes() {
-        Turns.Tally t = new Turns.Tally(1 << 20);
+        Turns.Tally t = new Turns.Tally(1 << 20, 400, false);
         // 100 messages of 1 MiB in 0.1 s, then 300 in 0.1 s: 400 MiB in 0.2 s.
         t.add(BwStatistics.duration(1 << 20, 100, 100_000_000, ReportUnit.MIB_PER_SEC));
         t.add(BwStatistics.duration(1 << 20, 300, 100_000_000, ReportUnit.MIB_PER_SEC));
