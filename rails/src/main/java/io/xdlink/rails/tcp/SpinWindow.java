@@ -16,6 +16,14 @@ package io.xdlink.rails.tcp;
  * (news, not a late answer) does not grow it. Once one end looks long enough to catch the other's late answer, it
  * answers at once, the other end's next answer comes soon, and the pair is back to no sleeps.
  *
+ * <p>Its bounds do not cover every host. In the two-host lab on a 2-core virtual machine, pairs of ends at times fell
+ * into round trips of 0.3-1.1 ms for tens of round trips, after a quiet spell or a preemption: answers that late
+ * shrink the window instead of growing it, and its cap is shorter than they are. Counting sleeps ended within 2 ms
+ * as late answers and letting the window grow to 64 times its base ended that, but cost a warm 1 MiB stream 29% of
+ * its median (docs/benchmarks.md, "Turns"), perhaps because a receiving end spun where its peer and the kernel
+ * needed the processor. Growing only while the thread awaits an answer to its own request would keep both; it is not
+ * built.
+ *
  * <p>One thread's; times come from the caller's clock.
  */
 final class SpinWindow {
