@@ -19,10 +19,9 @@ package io.xdlink.rails.tcp;
  * <p>Its bounds do not cover every host. In the two-host lab on a 2-core virtual machine, pairs of ends at times fell
  * into round trips of 0.3-1.1 ms for tens of round trips, after a quiet spell or a preemption: answers that late
  * shrink the window instead of growing it, and its cap is shorter than they are. Counting sleeps ended within 2 ms
- * as late answers and letting the window grow to 64 times its base ended that, but cost a warm 1 MiB stream 29% of
- * its median (docs/benchmarks.md, "Turns"), perhaps because a receiving end spun where its peer and the kernel
- * needed the processor. Growing only while the thread awaits an answer to its own request would keep both; it is not
- * built.
+ * as late answers and letting the window grow to 64 times its base ended that, but a warm 1 MiB stream's median fell
+ * by 29% in ten runs (docs/benchmarks.md, "Turns"), so the bounds stay. Growing only while the thread awaits an
+ * answer to its own request, which a stream's receiver never does, is the change to try next.
  *
  * <p>One thread's; times come from the caller's clock.
  */
