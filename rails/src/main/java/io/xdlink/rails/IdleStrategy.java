@@ -26,6 +26,13 @@ public interface IdleStrategy {
         return true;
     }
 
+    /**
+     * Before an idle step: whether the thread waits for its peer's answer to what it sent (a ping-pong's ping), so a
+     * strategy that learns how late answers come can tell a late answer from news. Ignored by default.
+     */
+    default void awaiting(boolean awaiting) {
+    }
+
     /** Called when the runner starts again after a pause. */
     default void reset() {
     }

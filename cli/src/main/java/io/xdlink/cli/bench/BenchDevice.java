@@ -99,6 +99,11 @@ final class BenchDevice implements AutoCloseable {
         return runner::step;
     }
 
+    /** As {@link #pacer}, for a loop that waits for the peer's answer to its own message (a ping-pong). */
+    Pacer answerPacer() {
+        return work -> runner.step(work, true);
+    }
+
     /** Runs a call that blocks (the rendezvous) while a standby thread keeps the engine going. */
     <T> T away(Supplier<T> blocking) {
         return runner.away(blocking);

@@ -79,6 +79,11 @@ final class BenchEndpoint implements AutoCloseable {
         return bench.pacer();
     }
 
+    /** See {@link BenchDevice#answerPacer}. */
+    BenchDevice.Pacer answerPacer() {
+        return bench.answerPacer();
+    }
+
     CompletionQueue cq() {
         return cq;
     }

@@ -137,7 +137,7 @@ final class LatencyRun {
             this.size = size;
             this.qp = ep.qps().getFirst();
             this.last = size - 1;
-            this.spin = ep.pacer();
+            this.spin = ep.answerPacer();
             if (s.test().verb() == BenchTest.Verb.SEND) {
                 // Two receives: the next ping can arrive while the last one's completion is still being polled.
                 // Receives an earlier size left posted count.

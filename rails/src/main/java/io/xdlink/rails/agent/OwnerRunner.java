@@ -72,7 +72,18 @@ public final class OwnerRunner implements AutoCloseable {
      * @return the work the duty cycle did
      */
     public int step(int callerWork) {
+        return step(callerWork, false);
+    }
+
+    /**
+     * As {@link #step(int)}, for a loop that waits for its peer's answer to what it sent ({@code awaitingAnswer}: a
+     * ping-pong's ping), which the idle strategy may wait longer for than for news ({@link IdleStrategy#awaiting}).
+     */
+    public int step(int callerWork, boolean awaitingAnswer) {
         int work = doWork();
+        if (work + callerWork == 0) {
+            ownerIdle.awaiting(awaitingAnswer);
+        }
         idle(ownerIdle, work + callerWork);
         return work;
     }

@@ -16,12 +16,14 @@ package io.xdlink.rails.tcp;
  * (news, not a late answer) does not grow it. Once one end looks long enough to catch the other's late answer, it
  * answers at once, the other end's next answer comes soon, and the pair is back to no sleeps.
  *
- * <p>Its bounds do not cover every host. In the two-host lab on a 2-core virtual machine, pairs of ends at times fell
- * into round trips of 0.3-1.1 ms for tens of round trips, after a quiet spell or a preemption: answers that late
- * shrink the window instead of growing it, and its cap is shorter than they are. Counting sleeps ended within 2 ms
- * as late answers and letting the window grow to 64 times its base ended that, but a warm 1 MiB stream's median fell
- * by 29% in ten runs (docs/benchmarks.md, "Turns"), so the bounds stay. Growing only while the thread awaits an
- * answer to its own request, which a stream's receiver never does, is the change to try next.
+ * <p>A thread that says it waits for its peer's answer to what it sent ({@link #awaiting}: a ping-pong's ends) is
+ * judged by wider bounds: a sleep counts as ended by a late answer up to {@link #AWAITING_QUICK_NANOS}, and the window
+ * grows to {@link #AWAITING_GROWTH} times its base. In the two-host lab on a 2-core virtual machine, ping-pong ends
+ * at times fell into round trips of 0.3-1.1 ms for tens of round trips, after a quiet spell or a preemption: answers
+ * that late shrank the narrow window instead of growing it, and its cap was shorter than they were. The wide bounds
+ * took `write_lat`'s 99th percentile in alternating runs from 105-551 us to 11-50 us in eight rows of nine (one 248);
+ * given to every thread, a stream's receiver among them, they also took a warm 1 MiB stream's median from 25.1 to
+ * 17.9 Gb/s in ten runs (docs/benchmarks.md, "Turns"), so a thread that does not say it waits keeps the narrow ones.
  *
  * <p>One thread's; times come from the caller's clock.
  */
@@ -30,10 +32,22 @@ final class SpinWindow {
     static final long QUICK_NANOS = 500_000;
     /** The window grows to at most this many times its base. */
     static final int GROWTH = 8;
+    /**
+     * While the thread waits for its peer's answer to what it sent, a sleep that work ends within this long means the
+     * window was too short: the answer is due within a round trip, so a late one is a late wake-up, not news.
+     */
+    static final long AWAITING_QUICK_NANOS = 2_000_000;
+    /** While awaiting an answer, the window grows to at most this many times its base. */
+    static final int AWAITING_GROWTH = 64;
 
     private final int base;
     private final int cap;
+    private final int awaitingCap;
     private int spins;
+    /** The thread waits for its peer's answer to what it sent (see {@link #awaiting}). */
+    private boolean awaiting;
+    /** {@link #awaiting} when the current run of sleeps began: the bounds that run is judged by. */
+    private boolean sleptAwaiting;
     /** When the current run of sleeps began, or -1 while the thread has not slept since its last work. */
     private long sleptAt = -1;
     /** The current run of sleeps was found quiet: the work that ends it is news, not a late answer. */
@@ -46,6 +60,7 @@ final class SpinWindow {
         }
         this.base = base;
         this.cap = (int) Math.min(Integer.MAX_VALUE, (long) base * GROWTH);
+        this.awaitingCap = (int) Math.min(Integer.MAX_VALUE, (long) base * AWAITING_GROWTH);
         this.spins = base;
     }
 
@@ -58,7 +73,8 @@ final class SpinWindow {
     void sleeping(long now) {
         if (sleptAt < 0) {
             sleptAt = now;
-        } else if (now - sleptAt > QUICK_NANOS) {
+            sleptAwaiting = awaiting;
+        } else if (now - sleptAt > quick()) {
             // Still nothing since the first sleep of this run: the link is quiet, not late.
             shrink();
             sleptAt = now;
@@ -78,12 +94,21 @@ final class SpinWindow {
         }
         if (quiet) {
             quiet = false; // already shrunk for this run of sleeps
-        } else if (now - sleptAt <= QUICK_NANOS) {
-            spins = (int) Math.min(cap, 2L * spins);
+        } else if (now - sleptAt <= quick()) {
+            spins = (int) Math.min(sleptAwaiting ? awaitingCap : cap, 2L * spins);
         } else {
             shrink();
         }
         sleptAt = -1;
+    }
+
+    /** Whether the thread waits for its peer's answer to what it sent; set before each idle step. */
+    void awaiting(boolean awaiting) {
+        this.awaiting = awaiting;
+    }
+
+    private long quick() {
+        return sleptAwaiting ? AWAITING_QUICK_NANOS : QUICK_NANOS;
     }
 
     private void shrink() {

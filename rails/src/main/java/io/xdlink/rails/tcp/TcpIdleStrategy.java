@@ -119,6 +119,11 @@ public final class TcpIdleStrategy implements IdleStrategy {
     }
 
     @Override
+    public void awaiting(boolean awaiting) {
+        window.awaiting(awaiting);
+    }
+
+    @Override
     public void reset() {
         spins = 0;
         yields = 0;

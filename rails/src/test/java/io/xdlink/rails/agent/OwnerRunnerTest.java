@@ -167,4 +167,27 @@ class OwnerRunnerTest {
         away.join(TimeUnit.SECONDS.toMillis(30));
         assertThat(away.isAlive()).isFalse();
     }
+
+    @Test
+    void anIdleStepTellsItsStrategyWhetherTheLoopWaitsForAnAnswer() {
+        Probe agent = new Probe();
+        java.util.List<Boolean> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Supplier<IdleStrategy> idles = () -> new IdleStrategy() {
+            @Override
+            public void idle(int workCount) {
+            }
+
+            @Override
+            public void awaiting(boolean awaiting) {
+                told.add(awaiting);
+            }
+        };
+        try (OwnerRunner r = new OwnerRunner(agent, idles, e -> { }, System::nanoTime)) {
+            r.step(0, true);
+            r.step(0);
+            r.step(0, false);
+            r.step(3, true); // the caller's own pass did work: no idle step, nothing to tell
+            assertThat(told).containsExactly(true, false, false);
+        }
+    }
 }

@@ -107,6 +107,69 @@ class SpinWindowTest {
                 .hasMessage("a spin window cannot be negative: -1");
     }
 
+    @Test
+    void whileWaitingForAnAnswerAWakeUpUpTo2msLateStillGrowsTheWindowTo64TimesItsBase() {
+        SpinWindow w = new SpinWindow(100);
+        w.awaiting(true);
+        long t = 0;
+        for (int i = 0; i < 8; i++) {
+            w.sleeping(t);
+            t += 1_100 * US; // the late wake-ups of a virtual machine's bad spells
+            w.worked(t);
+            t += 10 * US;
+        }
+        assertThat(w.spins()).isEqualTo(100 * SpinWindow.AWAITING_GROWTH);
+        // Later than that is news even while waiting: the window halves.
+        w.sleeping(t);
+        w.worked(t + SpinWindow.AWAITING_QUICK_NANOS + 1);
+        assertThat(w.spins()).isEqualTo(50 * SpinWindow.AWAITING_GROWTH);
+    }
+
+    @Test
+    void aThreadNotWaitingForAnAnswerKeepsTheNarrowBounds() {
+        SpinWindow w = new SpinWindow(100);
+        w.sleeping(0);
+        w.worked(1_100 * US); // as late as above, but nobody said an answer was due: halved (already at its base)
+        assertThat(w.spins()).isEqualTo(100);
+        long t = 10_000 * US;
+        for (int i = 0; i < 8; i++) {
+            w.sleeping(t);
+            t += 10 * US;
+            w.worked(t);
+        }
+        assertThat(w.spins()).isEqualTo(100 * SpinWindow.GROWTH);
+    }
+
+    @Test
+    void aSleepIsJudgedByTheBoundsInForceWhenItBegan() {
+        SpinWindow w = new SpinWindow(100);
+        w.awaiting(true);
+        w.sleeping(0);
+        w.awaiting(false); // said after the sleep began: this run of sleeps still waits for an answer
+        w.sleeping(1_500 * US); // 1.5 ms of nothing: not yet quiet for a thread that waits
+        w.worked(1_600 * US);
+        assertThat(w.spins()).isEqualTo(200);
+        w.sleeping(10_000 * US); // now begun not waiting: 1.1 ms later is news
+        w.worked(11_100 * US);
+        assertThat(w.spins()).isEqualTo(100);
+    }
+
+    @Test
+    void aWindowGrownWhileWaitingComesBackToTheNarrowCapOnTheNextQuickAnswerWithout() {
+        SpinWindow w = new SpinWindow(100);
+        w.awaiting(true);
+        long t = 0;
+        while (w.spins() < 100 * SpinWindow.AWAITING_GROWTH) {
+            w.sleeping(t);
+            t += 10 * US;
+            w.worked(t);
+        }
+        w.awaiting(false);
+        w.sleeping(t);
+        w.worked(t + 10 * US);
+        assertThat(w.spins()).isEqualTo(100 * SpinWindow.GROWTH);
+    }
+
     /** A window of base 100 grown to {@code spins} by quick answers. */
     private static SpinWindow grown(int spins) {
         SpinWindow w = new SpinWindow(100);
