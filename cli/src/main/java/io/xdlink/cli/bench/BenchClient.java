@@ -142,14 +142,8 @@ final class BenchClient extends BenchSide {
 
     /** Where the server's own -s or -n (in its READY record when it was given them) differ from this run's. */
     private List<String> serverDifferences(BenchRecord ready) {
-        List<Long> theirSizes = null;
         String sizes = ready.values().get("ssizes");
-        if (sizes != null) {
-            theirSizes = new ArrayList<>();
-            for (String one : sizes.split(",", 32)) {
-                theirSizes.add(BenchRecord.wholeNumber("READY", "ssizes", one, 1, BenchOptions.MAX_SIZE));
-            }
-        }
+        List<Long> theirSizes = sizes == null ? null : BenchSettings.parseSizes("READY", "ssizes", sizes);
         Long theirIters = ready.values().get("siters") == null ? null
                 : ready.getLong("siters", BenchOptions.MIN_ITERS, BenchOptions.MAX_ITERS);
         return BenchSettings.mismatches("client", s.sizes(), s.iterations(), theirSizes, theirIters);

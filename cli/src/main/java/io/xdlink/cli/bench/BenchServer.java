@@ -62,8 +62,7 @@ final class BenchServer extends BenchSide {
                         .with("addr", "0x" + Long.toHexString(ep.mr().address())).with("rkey", ep.mr().rkey());
                 // What this server's own command line asked for, so the client can say so too when it differs.
                 if (template.sizesGiven()) {
-                    ready = ready.with("ssizes", String.join(",", template.sizes().stream().map(String::valueOf)
-                            .toList()));
+                    ready = ready.with("ssizes", BenchSettings.sizesField(template.sizes()));
                 }
                 if (template.itersGiven()) {
                     ready = ready.with("siters", template.iterations());

@@ -73,12 +73,14 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
 
     /** This run's settings as the client hands them to the server, which then runs exactly the same test. */
     public BenchRecord toRecord() {
-        return BenchRecord.of("SETUP").with("test", test.command())
-                .with("sizes", String.join(",", sizes.stream().map(String::valueOf).toList()))
+        BenchRecord r = BenchRecord.of("SETUP").with("test", test.command())
+                .with("sizes", sizesField(sizes))
                 .with("iters", iterations).with("duration", durationMode() ? duration.toSeconds() : 0)
                 .with("qps", qps).with("txdepth", txDepth).with("cqmod", cqMod)
                 .with("gbits", unit == ReportUnit.GBIT_PER_SEC ? 1 : 0).with("raw", baselineRaw ? 1 : 0)
-                .with("turns", turns).with("warm", warmUp ? 1 : 0);
+                .with("warm", warmUp ? 1 : 0);
+        // Only when it says something: a record holds 255 bytes, and -a with the client's buffer takes most of them.
+        return turns > 1 ? r.with("turns", turns) : r;
     }
 
     /**
@@ -94,14 +96,7 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
             throw new BenchException("the client runs " + t.command() + " but this server was started for "
                     + test.command() + "; start both sides with the same test");
         }
-        String[] s = setup.get("sizes").split(",", 32);
-        if (s.length > 23) {
-            throw new BenchException("the client's SETUP record lists more than 23 sizes");
-        }
-        List<Long> sz = new ArrayList<>();
-        for (String one : s) {
-            sz.add(BenchRecord.wholeNumber("SETUP", "sizes", one, 1, BenchOptions.MAX_SIZE));
-        }
+        List<Long> sz = parseSizes("SETUP", "sizes", setup.get("sizes"));
         long d = setup.getLong("duration", 0, BenchOptions.MAX_DURATION_SECONDS);
         return new BenchSettings(test, null, sz, setup.getLong("iters", BenchOptions.MIN_ITERS, BenchOptions.MAX_ITERS),
                 d == 0 ? null : Duration.ofSeconds(d),
@@ -135,6 +130,30 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
                     + theirIters + "; both run the client's count");
         }
         return out;
+    }
+
+    /**
+     * Sizes as a record carries them: {@code all} for {@code -a}'s, whose list alone would take 150 of a record's 255
+     * bytes, else the list.
+     */
+    static String sizesField(List<Long> sizes) {
+        return sizes.equals(ALL_SIZES) ? "all" : String.join(",", sizes.stream().map(String::valueOf).toList());
+    }
+
+    /** Reads {@link #sizesField} from the peer's {@code kind} record; every problem names the record and the field. */
+    static List<Long> parseSizes(String kind, String key, String text) {
+        if (text.equals("all")) {
+            return ALL_SIZES;
+        }
+        String[] s = text.split(",", 32);
+        if (s.length > ALL_SIZES.size()) {
+            throw new BenchException("the peer's " + kind + " record lists more than " + ALL_SIZES.size() + " sizes");
+        }
+        List<Long> sizes = new ArrayList<>();
+        for (String one : s) {
+            sizes.add(BenchRecord.wholeNumber(kind, key, one, 1, BenchOptions.MAX_SIZE));
+        }
+        return sizes;
     }
 
     static String sizesText(List<Long> sizes) {

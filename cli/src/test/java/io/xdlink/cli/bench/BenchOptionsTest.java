@@ -247,4 +247,41 @@ class BenchOptionsTest {
                     .isInstanceOf(BenchException.class);
         }
     }
+
+    @Test
+    void aSetupOfEverySizeWithTheBaselineInTurnsStillFitsARecord() {
+        BenchOptions client = new BenchOptions();
+        client.server = "10.0.0.1";
+        client.all = true;
+        client.iterations = BenchOptions.MAX_ITERS;
+        client.txDepth = BenchOptions.MAX_TX_DEPTH;
+        client.baseline = "raw";
+        client.turns = BenchOptions.MAX_TURNS;
+        for (BenchTest test : BenchTest.values()) {
+            client.qps = test.isBandwidth() ? BenchOptions.MAX_QPS : 1;
+            BenchSettings c = client.settings(test, false);
+            // The client adds its buffer's address and key, as long as they can be.
+            String setup = c.toRecord().with("addr", "0x" + Long.toHexString(Long.MAX_VALUE))
+                    .with("rkey", Integer.MIN_VALUE).format();
+            assertThat(setup.length()).as(setup).isLessThan(Rendezvous.RECORD_BYTES);
+            assertThat(setup).contains(" sizes=all ");
+            BenchSettings agreed = new BenchOptions().settings(test, false)
+                    .adopt(BenchRecord.parse(setup, "SETUP"));
+            assertThat(agreed.sizes()).isEqualTo(BenchSettings.ALL_SIZES);
+            assertThat(agreed.turns()).isEqualTo(BenchOptions.MAX_TURNS);
+        }
+    }
+
+    @Test
+    void sizesTravelAsAllOrAsAListAndAnythingElseIsRefusedNamingTheRecord() {
+        assertThat(BenchSettings.sizesField(BenchSettings.ALL_SIZES)).isEqualTo("all");
+        assertThat(BenchSettings.sizesField(List.of(2L, 65536L))).isEqualTo("2,65536");
+        assertThat(BenchSettings.parseSizes("READY", "ssizes", "all")).isEqualTo(BenchSettings.ALL_SIZES);
+        assertThat(BenchSettings.parseSizes("READY", "ssizes", "2,65536")).containsExactly(2L, 65536L);
+        for (String hostile : List.of("ALL", "all,2", "", "2,,4", "-2", "0x10", "2," + "4,".repeat(23) + "4")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> BenchSettings.parseSizes("READY", "ssizes", hostile)).as(hostile)
+                    .isInstanceOf(BenchException.class).hasMessageContaining("the peer's READY record");
+        }
+    }
 }
