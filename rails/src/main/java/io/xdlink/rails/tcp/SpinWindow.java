@@ -21,9 +21,9 @@ package io.xdlink.rails.tcp;
  * grows to {@link #AWAITING_GROWTH} times its base. In the two-host lab on a 2-core virtual machine, ping-pong ends
  * at times fell into round trips of 0.3-1.1 ms for tens of round trips, after a quiet spell or a preemption: answers
  * that late shrank the narrow window instead of growing it, and its cap was shorter than they were. The wide bounds
- * took `write_lat`'s 99th percentile in alternating runs from 105-551 us to 11-50 us in eight rows of nine (one 248);
- * given to every thread, a stream's receiver among them, they also took a warm 1 MiB stream's median from 25.1 to
- * 17.9 Gb/s in ten runs (docs/benchmarks.md, "Turns"), so a thread that does not say it waits keeps the narrow ones.
+ * took `write_lat`'s 99th percentile in alternating runs from 105-551 us to 11-50 us in eight rows of nine (one 248).
+ * Given to every thread, a stream's receiver among them, they came with a warm 1 MiB stream's median at 17.9 Gb/s in
+ * ten runs against 25.1 (docs/benchmarks.md, "Turns"), so a thread that does not say it waits keeps the narrow ones.
  *
  * <p>One thread's; times come from the caller's clock.
  */
