@@ -26,7 +26,7 @@ final class BenchClient extends BenchSide {
 
     /** Runs against the server at {@code host:port}; returns the rows and, with a raw baseline, its rows after. */
     Outcome run(String host, int port) {
-        long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
+        long max = s.maxSize();
         try (Rendezvous rv = Rendezvous.connect(host, port, s.timeout());
              BenchEndpoint ep = new BenchEndpoint(openDevice(s.loopback()), s.qps(), max, cqCapacity(s))) {
             try {
@@ -79,9 +79,9 @@ final class BenchClient extends BenchSide {
                 }
                 BenchResult r;
                 if (inTurns != null) {
-                    BenchResult[] both = turns(ep, inTurns, size, !warm);
-                    r = both[0];
-                    raw.add(both[1]);
+                    TurnRows both = turns(ep, inTurns, size, !warm);
+                    r = both.xdlink();
+                    raw.add(both.socket());
                 } else {
                     r = s.test().isBandwidth() ? new BenchResult.Bw(new BandwidthRun(ep, s, size).run())
                             : LatencyRun.ping(ep, s, size, !warm);
@@ -121,7 +121,7 @@ final class BenchClient extends BenchSide {
      * many times as asked; returns xdlink's row and the socket's. The server's responder answers xdlink's shares
      * and a thread of its own the socket's, so the turns need no word at the rendezvous.
      */
-    private BenchResult[] turns(BenchEndpoint ep, RawBaseline.Client socket, long size, boolean warmUp) {
+    private TurnRows turns(BenchEndpoint ep, RawBaseline.Client socket, long size, boolean warmUp) {
         BenchDevice dev = ep.bench();
         boolean latency = !s.test().isBandwidth();
         Turns.Tally ours = new Turns.Tally(size, s.iterations(), latency);
@@ -137,7 +137,11 @@ final class BenchClient extends BenchSide {
                 dev.away(() -> theirs.add(socket.pingTurn(size, Math.toIntExact(n))));
             }
         }
-        return new BenchResult[] {ours.row(), theirs.row()};
+        return new TurnRows(ours.row(), theirs.row());
+    }
+
+    /** One size's two rows from a run in turns. */
+    private record TurnRows(BenchResult xdlink, BenchResult socket) {
     }
 
     /** Where the server's own -s or -n (in its READY record when it was given them) differ from this run's. */

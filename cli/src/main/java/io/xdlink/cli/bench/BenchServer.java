@@ -50,7 +50,7 @@ final class BenchServer extends BenchSide {
             String setupText = prepared.device().away(() -> rv.serve(text -> {
                 BenchRecord setup = BenchRecord.parse(text, "SETUP");
                 BenchSettings s = template.adopt(setup);
-                long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
+                long max = s.maxSize();
                 BenchEndpoint ep = new BenchEndpoint(prepared.device(), s.qps(), max, cqCapacity(s));
                 endpoint.set(ep);
                 agreed.set(s);

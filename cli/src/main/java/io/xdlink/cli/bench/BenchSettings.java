@@ -66,6 +66,11 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
         return duration != null;
     }
 
+    /** The largest message size: what every buffer of the run must hold. */
+    public long maxSize() {
+        return sizes.stream().mapToLong(Long::longValue).max().orElseThrow();
+    }
+
     /** The baseline runs in turns with xdlink, size by size, rather than after all of xdlink's sizes. */
     public boolean inTurns() {
         return baselineRaw && turns > 1;

@@ -98,8 +98,7 @@ final class RawBaseline {
             this.s = s;
             this.ch = ch;
             this.dog = dog;
-            long max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
-            this.buf = ByteBuffer.allocateDirect(Math.toIntExact(max));
+            this.buf = ByteBuffer.allocateDirect(Math.toIntExact(s.maxSize()));
             this.warm = !s.warmUp();
         }
 
@@ -266,7 +265,7 @@ final class RawBaseline {
             this.s = s;
             this.ch = ch;
             this.dog = new Watchdog(ch, s.timeout());
-            this.max = s.sizes().stream().mapToLong(Long::longValue).max().orElseThrow();
+            this.max = s.maxSize();
             this.buf = ByteBuffer.allocateDirect(Math.toIntExact(max));
         }
 

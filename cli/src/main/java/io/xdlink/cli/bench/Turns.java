@@ -44,13 +44,18 @@ final class Turns {
     /** One side's turns of one size, made into its row once every turn has run. */
     static final class Tally {
         private final long size;
+        private final boolean latency;
         private final List<BwResult> bandwidth = new ArrayList<>();
         private long[] roundTrips;
         private int count;
 
-        /** @param iterations the size's iterations over all turns: room for a latency test's round trips, made once */
+        /**
+         * @param iterations the size's iterations over all turns: room for a latency test's round trips, made once
+         * @param latency    a latency test's tally (round trips), else a bandwidth test's (turns' rows)
+         */
         Tally(long size, long iterations, boolean latency) {
             this.size = size;
+            this.latency = latency;
             this.roundTrips = new long[latency ? Math.toIntExact(iterations) : 0];
         }
 
@@ -67,11 +72,11 @@ final class Turns {
         }
 
         /**
-         * The row: a bandwidth row when bandwidth turns were added, else perftest's latency statistics, which sort
-         * the round trips in place: the tally's last use.
+         * The row: the bandwidth turns combined, or perftest's latency statistics, which sort the round trips in
+         * place: the tally's last use.
          */
         BenchResult row() {
-            if (!bandwidth.isEmpty()) {
+            if (!latency) {
                 return new BenchResult.Bw(BwStatistics.combine(bandwidth));
             }
             long[] all = count == roundTrips.length ? roundTrips : Arrays.copyOf(roundTrips, count);
