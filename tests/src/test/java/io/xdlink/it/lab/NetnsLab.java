@@ -257,7 +257,9 @@ public final class NetnsLab implements AutoCloseable {
                 throw new IllegalStateException(String.join(" ", command) + " did not finish");
             }
             if (mustSucceed && p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed: " + out.strip());
+                throw new IllegalStateException(String.join(" ", command) + " failed (exit status " + p.exitValue()
+                        + (p.exitValue() == 124 ? ", a timeout" : p.exitValue() > 128 ? ", signal "
+                        + (p.exitValue() - 128) : "") + "): " + out.strip());
             }
             return out;
         } catch (IOException e) {
