@@ -46,10 +46,11 @@ class AddressingLabTest {
             Path slog = dir.resolve("server.log");
             Path clog = dir.resolve("client.log");
             Process s = LabBench.start(lab, true, server, slog);
+            Process c = null;
             try {
                 LabBench.waitFor(slog, "Waiting for client", s, 120);
                 long t0 = System.nanoTime();
-                Process c = LabBench.start(lab, false, client, clog);
+                c = LabBench.start(lab, false, client, clog);
                 boolean done = c.waitFor(120, TimeUnit.SECONDS) && s.waitFor(30, TimeUnit.SECONDS);
                 String out = "client:\n" + LabBench.read(clog) + "\nserver:\n" + LabBench.read(slog);
                 assertThat(done).as("finished in time; " + out).isTrue();
@@ -59,7 +60,7 @@ class AddressingLabTest {
                 System.out.printf("%s: client ran in %.1f s%n", addressing,
                         (System.nanoTime() - t0) / 1e9);
             } finally {
-                s.destroyForcibly();
+                LabBench.stop(c, s);
             }
         }
     }

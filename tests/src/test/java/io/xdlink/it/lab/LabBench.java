@@ -43,9 +43,10 @@ final class LabBench {
         Path serverLog = dir.resolve(name + "-server.log");
         Path clientLog = dir.resolve(name + "-client.log");
         Process s = start(lab, true, server, serverLog);
+        Process c = null;
         try {
             waitFor(serverLog, "Waiting for client", s, 120);
-            Process c = start(lab, false, client, clientLog);
+            c = start(lab, false, client, clientLog);
             boolean clientDone = c.waitFor(240, TimeUnit.SECONDS);
             boolean serverDone = s.waitFor(60, TimeUnit.SECONDS);
             String cout = read(clientLog);
@@ -58,7 +59,7 @@ final class LabBench {
             System.out.println(name + ":\n" + cout);
             return new Outcome(cout, sout);
         } finally {
-            s.destroyForcibly();
+            stop(c, s);
         }
     }
 
@@ -85,6 +86,24 @@ final class LabBench {
             Thread.sleep(20);
         }
         throw new AssertionError("never said '" + text + "' within " + seconds + " s: " + read(log));
+    }
+
+    /**
+     * Kills each of {@code processes} still running and waits until it is gone (10 s at most each), so the next run
+     * never meets a dying one holding its ports, its rails or its log.
+     */
+    static void stop(Process... processes) {
+        for (Process p : processes) {
+            if (p == null) {
+                continue;
+            }
+            try {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     static String read(Path log) throws IOException {

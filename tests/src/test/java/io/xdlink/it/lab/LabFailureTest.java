@@ -79,8 +79,7 @@ class LabFailureTest {
 
         @Override
         public void close() {
-            server.destroyForcibly();
-            client.destroyForcibly();
+            LabBench.stop(client, server);
         }
     }
 
@@ -192,6 +191,7 @@ class LabFailureTest {
         server.addAll(List.of("-P", "host_root=" + dir.resolve("sys-a")));
         Path slog = dir.resolve(run + "-server.log");
         Process s = LabBench.start(lab, true, server, slog);
+        Process c = null;
         try {
             LabBench.waitFor(slog, "Waiting for client", s, 120);
             String to = "/dev/tcp/" + NetnsLab.address(0, true) + "/18515";
@@ -209,7 +209,7 @@ class LabFailureTest {
             List<String> client = new ArrayList<>(args);
             client.addAll(List.of(NetnsLab.address(0, true), "-P", "host_root=" + dir.resolve("sys-b")));
             Path clog = dir.resolve(run + "-client.log");
-            Process c = LabBench.start(lab, false, client, clog);
+            c = LabBench.start(lab, false, client, clog);
             boolean done = c.waitFor(120, TimeUnit.SECONDS) && s.waitFor(30, TimeUnit.SECONDS);
             String logs = "client:\n" + LabBench.read(clog) + "\nserver:\n" + LabBench.read(slog);
             assertThat(done).as(logs).isTrue();
@@ -220,7 +220,7 @@ class LabFailureTest {
                     .anyMatch(l -> l.contains("it sent 'GET / HTTP/1.1"))
                     .anyMatch(l -> l.contains("it sent nothing within 5 s"));
         } finally {
-            s.destroyForcibly();
+            LabBench.stop(c, s);
         }
     }
 
