@@ -89,20 +89,23 @@ final class LabBench {
     }
 
     /**
-     * Kills each of {@code processes} still running and waits until it is gone (10 s at most each), so the next run
-     * never meets a dying one holding its ports, its rails or its log.
+     * Kills every one of {@code processes} still running, then waits until each is gone (10 s at most each), so the
+     * next run never meets a dying one holding its ports, its rails or its log.
      */
     static void stop(Process... processes) {
         for (Process p : processes) {
-            if (p == null) {
-                continue;
+            if (p != null) {
+                p.destroyForcibly();
             }
-            try {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+        }
+        try {
+            for (Process p : processes) {
+                if (p != null) {
+                    p.waitFor(10, TimeUnit.SECONDS);
+                }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

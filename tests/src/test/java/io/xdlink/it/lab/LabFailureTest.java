@@ -231,18 +231,18 @@ class LabFailureTest {
      * connection, and a lost handshake on a loaded machine is the kernel's, not the server's.
      */
     private static String probe(String to, String send) {
-        String script = "exec 3<>" + to + " && echo connected && " + send + " && echo sent && echo \"read $(cat <&3"
-                + " | wc -c)\"";
+        String[] command = {"ip", "netns", "exec", lab.namespaceB(), "timeout", "30", "bash", "-c", "exec 3<>" + to
+                + " && echo connected && " + send + " && echo sent && echo \"read $(cat <&3 | wc -c)\""};
         for (int attempt = 1; ; attempt++) {
-            try {
-                return NetnsLab.exec("ip", "netns", "exec", lab.namespaceB(), "timeout", "30", "bash", "-c", script);
-            } catch (IllegalStateException e) {
-                if (attempt == 2 || e.getMessage().contains("connected")) {
-                    throw e;
-                }
-                System.out.println("stray connection (" + send + ") did not connect, trying once more: "
-                        + e.getMessage());
+            NetnsLab.Ran ran = NetnsLab.attempt(command);
+            if (ran.ok()) {
+                return ran.output();
             }
+            if (attempt == 2 || ran.output().lines().anyMatch(l -> l.strip().equals("connected"))) {
+                throw new IllegalStateException(ran.failure(command));
+            }
+            System.out.println("stray connection (" + send + ") did not connect, trying once more: "
+                    + ran.failure(command));
         }
     }
 }

@@ -247,7 +247,25 @@ public final class NetnsLab implements AutoCloseable {
         return run(true, command);
     }
 
-    private static String run(boolean mustSucceed, String... command) {
+    /**
+     * What a short command ended with, output being both its streams together.
+     *
+     * @param status its exit status
+     */
+    public record Ran(int status, String output) {
+        public boolean ok() {
+            return status == 0;
+        }
+
+        /** The line a failure of {@code command} is reported with: the command, its status and its output. */
+        public String failure(String... command) {
+            return String.join(" ", command) + " failed (exit status " + status + (status == 124 ? ", a timeout"
+                    : status > 128 ? ", signal " + (status - 128) : "") + "): " + output.strip();
+        }
+    }
+
+    /** Runs a short command and returns how it ended, failed or not; fails only when it cannot be run or hangs. */
+    public static Ran attempt(String... command) {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         try {
             Process p = pb.start();
@@ -256,18 +274,21 @@ public final class NetnsLab implements AutoCloseable {
                 p.destroyForcibly();
                 throw new IllegalStateException(String.join(" ", command) + " did not finish");
             }
-            if (mustSucceed && p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed (exit status " + p.exitValue()
-                        + (p.exitValue() == 124 ? ", a timeout" : p.exitValue() > 128 ? ", signal "
-                        + (p.exitValue() - 128) : "") + "): " + out.strip());
-            }
-            return out;
+            return new Ran(p.exitValue(), out);
         } catch (IOException e) {
             throw new IllegalStateException(String.join(" ", command) + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
+    }
+
+    private static String run(boolean mustSucceed, String... command) {
+        Ran r = attempt(command);
+        if (mustSucceed && !r.ok()) {
+            throw new IllegalStateException(r.failure(command));
+        }
+        return r.output();
     }
 
     @Override
