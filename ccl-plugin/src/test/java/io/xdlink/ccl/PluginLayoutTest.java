@@ -1,0 +1,125 @@
+package io.xdlink.ccl;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The build's layout of the plugin directory ({@code src/main/c/layout.sh}): the library under both names, the
+ * module's jar and the staged dependency jars, each changed file renamed into place so that a process holding the
+ * old one (a collective library with the plugin loaded, its JVM reading the jars) keeps reading the old bytes.
+ */
+class PluginLayoutTest {
+    @TempDir
+    Path tmp;
+    private Path so;
+    private Path jar;
+    private Path staged;
+    private Path dir;
+
+    @BeforeEach
+    void build() throws IOException {
+        so = Files.writeString(tmp.resolve("libnccl-net-xdlink.so"), "library one");
+        jar = Files.writeString(tmp.resolve("xdlink-ccl-plugin-0.1.0.jar"), "module one");
+        staged = Files.createDirectories(tmp.resolve("plugin-jars"));
+        Files.writeString(staged.resolve("xdlink-rails-0.1.0.jar"), "rails one");
+        Files.writeString(staged.resolve("picocli-4.7.7.jar"), "picocli");
+        dir = tmp.resolve("xdlink-plugin");
+    }
+
+    private record Ran(int exit, String output) {
+    }
+
+    private Ran run() throws Exception {
+        Process p = new ProcessBuilder("sh", Path.of("src/main/c/layout.sh").toAbsolutePath().toString(),
+                so.toString(), jar.toString(), staged.toString(), dir.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("layout.sh finished").isTrue();
+        return new Ran(p.exitValue(), out);
+    }
+
+    private void layOut() throws Exception {
+        Ran r = run();
+        assertThat(r.exit()).as(r.output()).isZero();
+    }
+
+    private Object inode(String name) throws IOException {
+        return Files.readAttributes(dir.resolve(name), BasicFileAttributes.class).fileKey();
+    }
+
+    private Stream<String> names() throws IOException {
+        return Files.list(dir).map(p -> p.getFileName().toString()).sorted();
+    }
+
+    @Test
+    void laysOutTheLibraryUnderBothNamesBesideEveryJar() throws Exception {
+        layOut();
+        assertThat(names()).containsExactly("libnccl-net-xdlink.so", "librccl-net-xdlink.so", "picocli-4.7.7.jar",
+                "xdlink-ccl-plugin-0.1.0.jar", "xdlink-rails-0.1.0.jar");
+        assertThat(Files.readString(dir.resolve("librccl-net-xdlink.so"))).isEqualTo("library one");
+        assertThat(Files.readString(dir.resolve("xdlink-rails-0.1.0.jar"))).isEqualTo("rails one");
+    }
+
+    @Test
+    void aChangedLibraryIsRenamedIntoPlaceSoAProcessHoldingTheOldOneKeepsItsBytes() throws Exception {
+        layOut();
+        Object picocli = inode("picocli-4.7.7.jar");
+        try (FileChannel held = FileChannel.open(dir.resolve("libnccl-net-xdlink.so"));
+             FileChannel heldJar = FileChannel.open(dir.resolve("xdlink-rails-0.1.0.jar"))) {
+            Object library = inode("libnccl-net-xdlink.so");
+            Files.writeString(so, "library two, longer");
+            Files.writeString(staged.resolve("xdlink-rails-0.1.0.jar"), "rails two");
+            layOut();
+            assertThat(read(held)).as("the open library, as a loaded plugin maps it").isEqualTo("library one");
+            assertThat(read(heldJar)).as("a jar the plugin's JVM has open").isEqualTo("rails one");
+            assertThat(inode("libnccl-net-xdlink.so")).isNotEqualTo(library);
+        }
+        assertThat(Files.readString(dir.resolve("libnccl-net-xdlink.so"))).isEqualTo("library two, longer");
+        assertThat(Files.readString(dir.resolve("librccl-net-xdlink.so"))).isEqualTo("library two, longer");
+        assertThat(Files.readString(dir.resolve("xdlink-rails-0.1.0.jar"))).isEqualTo("rails two");
+        assertThat(inode("picocli-4.7.7.jar")).as("an unchanged jar is left as it was").isEqualTo(picocli);
+        assertThat(names()).as("no temporary file is left behind").noneMatch(n -> n.startsWith("."));
+    }
+
+    @Test
+    void aJarNoLongerStagedIsRemovedSoTwoVersionsNeverShareTheClassPath() throws Exception {
+        layOut();
+        Files.delete(staged.resolve("picocli-4.7.7.jar"));
+        Files.writeString(staged.resolve("picocli-4.7.8.jar"), "picocli newer");
+        Files.writeString(dir.resolve("notes.txt"), "not a jar");
+        layOut();
+        assertThat(names()).containsExactly("libnccl-net-xdlink.so", "librccl-net-xdlink.so", "notes.txt",
+                "picocli-4.7.8.jar", "xdlink-ccl-plugin-0.1.0.jar", "xdlink-rails-0.1.0.jar");
+    }
+
+    @Test
+    void aMissingLibraryFailsTheLayoutAndLeavesTheDirectoryAsItWas() throws Exception {
+        layOut();
+        Object library = inode("libnccl-net-xdlink.so");
+        Files.delete(so);
+        Ran r = run();
+        assertThat(r.exit()).as(r.output()).isNotZero();
+        assertThat(r.output()).contains(so.toString());
+        assertThat(inode("libnccl-net-xdlink.so")).isEqualTo(library);
+        assertThat(Files.readString(dir.resolve("libnccl-net-xdlink.so"))).isEqualTo("library one");
+        assertThat(names()).noneMatch(n -> n.startsWith("."));
+    }
+
+    private static String read(FileChannel ch) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(64);
+        ch.read(b, 0);
+        return new String(b.array(), 0, b.position(), StandardCharsets.UTF_8);
+    }
+}
