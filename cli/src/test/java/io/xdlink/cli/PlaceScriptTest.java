@@ -1,4 +1,4 @@
-package io.xdlink.ccl;
+package io.xdlink.cli;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -11,17 +11,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The build's layout of the plugin directory ({@code src/main/c/layout.sh}): the library under both names, the
- * module's jar and the staged dependency jars, each changed file renamed into place so that a process holding the
- * old one (a collective library with the plugin loaded, its JVM reading the jars) keeps reading the old bytes.
+ * How the build puts its jars and the plugin's library where programs run them from ({@code build-support/place.sh}),
+ * laying out a plugin directory as ccl-plugin's build does: the library under both names, the module's jar and the
+ * staged dependency jars, each changed file renamed into place so that a process holding the old one (a collective
+ * library with the plugin loaded, a JVM reading its jars) keeps reading the old bytes.
  */
-class PluginLayoutTest {
+class PlaceScriptTest {
     @TempDir
     Path tmp;
     private Path so;
@@ -42,11 +46,22 @@ class PluginLayoutTest {
     private record Ran(int exit, String output) {
     }
 
+    private static Path script() {
+        Path root = Path.of("").toAbsolutePath();
+        while (root != null && !Files.isRegularFile(root.resolve("build-support/place.sh"))) {
+            root = root.getParent();
+        }
+        assumeTrue(root != null, "no build-support/place.sh above " + Path.of("").toAbsolutePath());
+        return root.resolve("build-support/place.sh");
+    }
+
+    /** place.sh as ccl-plugin's build calls it. */
     private Ran run() throws Exception {
-        Process p = new ProcessBuilder("sh", Path.of("src/main/c/layout.sh").toAbsolutePath().toString(),
-                so.toString(), jar.toString(), staged.toString(), dir.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("sh", script().toString(), "--prune", "*.jar", dir.toString(),
+                so + "=libnccl-net-xdlink.so", so + "=librccl-net-xdlink.so", jar.toString(), staged.toString())
+                .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("layout.sh finished").isTrue();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("place.sh finished").isTrue();
         return new Ran(p.exitValue(), out);
     }
 
@@ -66,6 +81,7 @@ class PluginLayoutTest {
     @Test
     void laysOutTheLibraryUnderBothNamesBesideEveryJar() throws Exception {
         layOut();
+        assertThat(run().output()).as("says nothing when all is well").isEmpty();
         assertThat(names()).containsExactly("libnccl-net-xdlink.so", "librccl-net-xdlink.so", "picocli-4.7.7.jar",
                 "xdlink-ccl-plugin-0.1.0.jar", "xdlink-rails-0.1.0.jar");
         assertThat(Files.readString(dir.resolve("librccl-net-xdlink.so"))).isEqualTo("library one");
@@ -89,8 +105,21 @@ class PluginLayoutTest {
         assertThat(Files.readString(dir.resolve("libnccl-net-xdlink.so"))).isEqualTo("library two, longer");
         assertThat(Files.readString(dir.resolve("librccl-net-xdlink.so"))).isEqualTo("library two, longer");
         assertThat(Files.readString(dir.resolve("xdlink-rails-0.1.0.jar"))).isEqualTo("rails two");
-        assertThat(inode("picocli-4.7.7.jar")).as("an unchanged jar is left as it was").isEqualTo(picocli);
+        assertThat(inode("picocli-4.7.7.jar")).as("an unchanged jar is left in place").isEqualTo(picocli);
         assertThat(names()).as("no temporary file is left behind").noneMatch(n -> n.startsWith("."));
+    }
+
+    @Test
+    void anUnchangedFileKeepsItsInodeAndCountsAsBuiltNow() throws Exception {
+        layOut();
+        Path library = dir.resolve("libnccl-net-xdlink.so");
+        Files.setLastModifiedTime(library, FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
+        Object before = inode("libnccl-net-xdlink.so");
+        layOut();
+        assertThat(inode("libnccl-net-xdlink.so")).isEqualTo(before);
+        assertThat(Files.getLastModifiedTime(library).toInstant())
+                .as("newer than the sources, as the launcher's staleness check needs")
+                .isAfter(Instant.parse("2026-06-01T00:00:00Z"));
     }
 
     @Test
@@ -111,7 +140,7 @@ class PluginLayoutTest {
         Files.delete(so);
         Ran r = run();
         assertThat(r.exit()).as(r.output()).isNotZero();
-        assertThat(r.output()).contains(so.toString());
+        assertThat(r.output()).contains("place.sh: no file " + so + " to place in " + dir);
         assertThat(inode("libnccl-net-xdlink.so")).isEqualTo(library);
         assertThat(Files.readString(dir.resolve("libnccl-net-xdlink.so"))).isEqualTo("library one");
         assertThat(names()).noneMatch(n -> n.startsWith("."));
