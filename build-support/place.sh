@@ -39,9 +39,16 @@ place() { # <source file> <name in dir>
 }
 
 for arg in "$@"; do
+  # SOURCE=NAME only where NAME is a bare file name, so a checkout under a folder with '=' in its name still works.
+  src="$arg"
+  name=""
   case "$arg" in
-    *=*) src="${arg%=*}"; name="${arg##*=}" ;;
-    *) src="$arg"; name="" ;;
+    *=*)
+      case "${arg##*=}" in
+        */* | "") ;;
+        *) src="${arg%=*}"; name="${arg##*=}" ;;
+      esac
+      ;;
   esac
   if [ -d "$src" ] && [ -z "$name" ]; then
     for f in "$src"/*; do

@@ -134,6 +134,18 @@ class PlaceScriptTest {
     }
 
     @Test
+    void aCheckoutUnderAFolderWithAnEqualsSignInItsNameLaysOutTheSame() throws Exception {
+        Path checkout = Files.createDirectories(tmp.resolve("builds=2026"));
+        so = Files.move(so, checkout.resolve(so.getFileName()));
+        jar = Files.move(jar, checkout.resolve(jar.getFileName()));
+        staged = Files.move(staged, checkout.resolve(staged.getFileName()));
+        dir = checkout.resolve("xdlink-plugin");
+        layOut();
+        assertThat(names()).containsExactly("libnccl-net-xdlink.so", "librccl-net-xdlink.so", "picocli-4.7.7.jar",
+                "xdlink-ccl-plugin-0.1.0.jar", "xdlink-rails-0.1.0.jar");
+    }
+
+    @Test
     void aMissingLibraryFailsTheLayoutAndLeavesTheDirectoryAsItWas() throws Exception {
         layOut();
         Object library = inode("libnccl-net-xdlink.so");
