@@ -43,15 +43,6 @@ class AotCacheTest {
     private Path target;
     private Path jdk;
 
-    private static Path repoFile(String name) {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.isRegularFile(dir.resolve("xdlink"))) {
-            dir = dir.getParent();
-        }
-        assumeTrue(dir != null, "no xdlink launcher above " + Path.of("").toAbsolutePath());
-        return dir.resolve(name);
-    }
-
     private static void executable(Path p) throws IOException {
         Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
@@ -75,7 +66,7 @@ class AotCacheTest {
         repo = tmp.resolve("repo");
         target = repo.resolve("cli/target");
         Files.createDirectories(target.resolve("lib"));
-        Files.copy(repoFile("xdlink"), repo.resolve("xdlink"));
+        Files.copy(RepositoryFile.of("xdlink"), repo.resolve("xdlink"));
         executable(repo.resolve("xdlink"));
         jdk = fakeJdk(tmp.resolve("jdk"), VERSION, "for a in \"$@\"; do printf '%s\\n' \"$a\"; done\n");
         at(Files.writeString(target.resolve("xdlink-cli.jar"), "jar"), 0);
@@ -238,7 +229,7 @@ class AotCacheTest {
     // ---- the build's training script ----
 
     private Run train(Path home, String skip) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("sh", repoFile("aot/train.sh").toString(), home.toString(),
+        ProcessBuilder pb = new ProcessBuilder("sh", RepositoryFile.of("aot/train.sh").toString(), home.toString(),
                 target.resolve("xdlink.aot").toString(), skip, target.resolve("xdlink-cli.jar").toString(),
                 "io.xdlink.cli.AotTraining");
         Process p = pb.redirectErrorStream(true).start();

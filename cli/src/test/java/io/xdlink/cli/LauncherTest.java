@@ -30,22 +30,13 @@ class LauncherTest {
             [INFO] BUILD SUCCESS
             """;
 
-    private static Path script() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !Files.isRegularFile(dir.resolve("xdlink"))) {
-            dir = dir.getParent();
-        }
-        assumeTrue(dir != null, "no xdlink launcher above " + Path.of("").toAbsolutePath());
-        return dir.resolve("xdlink");
-    }
-
     private record Run(int exit, String err) {
     }
 
     private static Run launch(Path tmp, String mvnwBody) throws Exception {
         Path repo = tmp.resolve("repo");
         Files.createDirectories(repo.resolve("cli/src/main"));
-        Files.copy(script(), repo.resolve("xdlink"));
+        Files.copy(RepositoryFile.of("xdlink"), repo.resolve("xdlink"));
         Files.writeString(repo.resolve("pom.xml"), "<project/>\n");
         Path mvnw = Files.writeString(repo.resolve("mvnw"), "#!/usr/bin/env bash\n" + mvnwBody);
         for (Path p : List.of(mvnw, repo.resolve("xdlink"))) {

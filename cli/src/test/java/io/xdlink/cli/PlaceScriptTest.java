@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * How the build puts its jars and the plugin's library where programs run them from ({@code build-support/place.sh}),
@@ -46,18 +45,9 @@ class PlaceScriptTest {
     private record Ran(int exit, String output) {
     }
 
-    private static Path script() {
-        Path root = Path.of("").toAbsolutePath();
-        while (root != null && !Files.isRegularFile(root.resolve("build-support/place.sh"))) {
-            root = root.getParent();
-        }
-        assumeTrue(root != null, "no build-support/place.sh above " + Path.of("").toAbsolutePath());
-        return root.resolve("build-support/place.sh");
-    }
-
     /** place.sh as ccl-plugin's build calls it. */
     private Ran run() throws Exception {
-        Process p = new ProcessBuilder("sh", script().toString(), "--prune", "*.jar", dir.toString(),
+        Process p = new ProcessBuilder("sh", RepositoryFile.of("build-support/place.sh").toString(), "--prune", "*.jar", dir.toString(),
                 so + "=libnccl-net-xdlink.so", so + "=librccl-net-xdlink.so", jar.toString(), staged.toString())
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
