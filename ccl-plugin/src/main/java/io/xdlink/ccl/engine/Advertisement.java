@@ -3,7 +3,6 @@ package io.xdlink.ccl.engine;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -120,7 +119,8 @@ public record Advertisement(long sequence, int slot, List<Entry> entries) {
             throw new MalformedMessageException("advertisement of " + count + " buffers must be "
                     + (HEADER_BYTES + count * ENTRY_BYTES) + " bytes, got " + len);
         }
-        List<Entry> entries = new ArrayList<>(count);
+        // An array made into a list once: the record's copy then keeps it as it is (one arrives per message).
+        Entry[] entries = new Entry[count];
         long at = HEADER_BYTES;
         for (int i = 0; i < count; i++, at += ENTRY_BYTES) {
             long size = in.get(U64, at + 24);
@@ -129,9 +129,9 @@ public record Advertisement(long sequence, int slot, List<Entry> entries) {
                 throw new MalformedMessageException("advertised buffer " + i + " has size " + size + " offset "
                         + offset);
             }
-            entries.add(new Entry(in.get(U64, at), in.get(U64, at + 8), offset, size, in.get(U32, at + 32)));
+            entries[i] = new Entry(in.get(U64, at), in.get(U64, at + 8), offset, size, in.get(U32, at + 32));
         }
-        return new Advertisement(sequence, slot, entries);
+        return new Advertisement(sequence, slot, List.of(entries));
     }
 
     /** The immediate of the write that carries a send into buffer {@code index}. */

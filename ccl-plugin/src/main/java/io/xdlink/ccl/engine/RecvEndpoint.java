@@ -9,7 +9,6 @@ import io.xdlink.rails.verbs.MemoryRegion;
 import io.xdlink.rails.verbs.QueuePair;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -98,16 +97,17 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
                 return null;
             }
         }
-        List<Advertisement.Entry> entries = new ArrayList<>(buffers.length);
+        // Made once per message: an array made into a list once, and the error label only on an error.
+        Advertisement.Entry[] entries = new Advertisement.Entry[buffers.length];
         long[] capacity = new long[buffers.length];
         for (int i = 0; i < buffers.length; i++) {
-            long offset = Regions.offsetIn(buffers[i], memory[i], "receive buffer " + i);
+            long offset = Regions.offsetIn(buffers[i], memory[i], "receive buffer", i);
             capacity[i] = buffers[i].byteSize();
-            entries.add(new Advertisement.Entry(Integer.toUnsignedLong(memory[i].rkey()), buffers[i].address(),
-                    offset, buffers[i].byteSize(), tags[i]));
+            entries[i] = new Advertisement.Entry(Integer.toUnsignedLong(memory[i].rkey()), buffers[i].address(),
+                    offset, buffers[i].byteSize(), tags[i]);
         }
         long sequence = nextSequence & 0xFFFF_FFFFL;
-        Advertisement ad = new Advertisement(sequence, slot, entries);
+        Advertisement ad = new Advertisement(sequence, slot, List.of(entries));
         long at = messageAt(slot);
         int len = ad.encode(messages.asSlice(at, Advertisement.MAX_BYTES));
         if (!qp.postSend(slot, messageMemory, at, len)) {

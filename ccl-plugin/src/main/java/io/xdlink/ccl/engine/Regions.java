@@ -26,14 +26,26 @@ final class Regions {
 
     /** The buffer's offset inside the registered memory, or an error naming it. */
     static long offsetIn(MemorySegment buffer, MemoryRegion memory, String what) throws CclException {
+        return offsetIn(buffer, memory, what, -1);
+    }
+
+    /**
+     * As {@link #offsetIn(MemorySegment, MemoryRegion, String)} for buffer {@code index} of several (none when
+     * negative): the name is put together only for an error, since a receive checks each buffer every message.
+     */
+    static long offsetIn(MemorySegment buffer, MemoryRegion memory, String what, int index) throws CclException {
         if (memory == null) {
-            throw CclException.internal(what + " has no memory handle");
+            throw CclException.internal(name(what, index) + " has no memory handle");
         }
         long offset = buffer.address() - memory.address();
         if (offset < 0 || offset > memory.length() || buffer.byteSize() > memory.length() - offset) {
             throw CclException.internal(String.format("%s [0x%x, +%d) lies outside its registered memory [0x%x, +%d)",
-                    what, buffer.address(), buffer.byteSize(), memory.address(), memory.length()));
+                    name(what, index), buffer.address(), buffer.byteSize(), memory.address(), memory.length()));
         }
         return offset;
+    }
+
+    private static String name(String what, int index) {
+        return index < 0 ? what : what + " " + index;
     }
 }

@@ -94,6 +94,27 @@ class RecvEndpointTest {
     }
 
     @Test
+    void aReceiveWithABufferOutsideItsMemoryIsRefusedNamingThatBufferAndAdvertisesNothing() throws Exception {
+        Pair p = pair(false);
+        MemorySegment elsewhere = arena.allocate(8, 8);
+        assertThatThrownBy(() -> p.recv().irecv(new MemorySegment[] {p.dst().asSlice(0, 8), elsewhere},
+                new int[] {7, 7}, new MemoryRegion[] {p.dstMem(), p.dstMem()}))
+                .isInstanceOf(CclException.class)
+                .hasMessageContaining("receive buffer 1 [0x")
+                .hasMessageContaining("lies outside its registered memory");
+        assertThatThrownBy(() -> p.recv().irecv(new MemorySegment[] {p.dst().asSlice(0, 8)}, new int[] {7},
+                new MemoryRegion[] {null}))
+                .hasMessageContaining("receive buffer 0 has no memory handle");
+        // The refused receives took no slot and no sequence: the next one is the first the sender sees.
+        IrecvRequest r = p.receive(0);
+        assertThat(p.send(0)).isNotNull();
+        long[] sizes = new long[1];
+        assertThat(p.wire().await(r, sizes)).isTrue();
+        assertThat(sizes[0]).isEqualTo(8);
+        assertThat(p.dst().asSlice(0, 8).toArray(JAVA_LONG)).isEqualTo(p.src().asSlice(0, 8).toArray(JAVA_LONG));
+    }
+
+    @Test
     void anEndThatMayNotDrainOnTheProducingThreadLeavesTheReceiveToItsTest() throws Exception {
         Pair p = pair(false);
         IrecvRequest r = p.receive(0);
