@@ -14,7 +14,7 @@
 
 #include <stdatomic.h>
 
-#define XDL_API_REVISION 4
+#define XDL_API_REVISION 5
 #define XDL_MAX_RECVS 8
 
 /*
@@ -70,10 +70,16 @@ typedef struct {
     int64_t (*accept)(uint64_t listen_comm);
     int64_t (*reg_mr)(uint64_t comm, void *data, uint64_t size, int32_t type);
     int64_t (*dereg_mr)(uint64_t comm, uint64_t mhandle);
-    int64_t (*isend)(uint64_t send_comm, void *data, uint64_t size, int32_t tag, uint64_t mhandle);
-    int64_t (*irecv)(uint64_t recv_comm, int32_t n, void **data, uint64_t *sizes, int32_t *tags, void **mhandles);
+    /*
+     * The pointers of the entry points a host calls per message and per look (isend, irecv, test) go as addresses:
+     * an upcall makes a Java object of every pointer argument, and these run hundreds of thousands of times a
+     * second. Java reads and writes through them as the pointer types say (void *data; void **data, uint64_t *sizes,
+     * int32_t *tags, void **mhandles; int32_t *sizes).
+     */
+    int64_t (*isend)(uint64_t send_comm, uint64_t data, uint64_t size, int32_t tag, uint64_t mhandle);
+    int64_t (*irecv)(uint64_t recv_comm, int32_t n, uint64_t data, uint64_t sizes, uint64_t tags, uint64_t mhandles);
     int64_t (*iflush)(uint64_t recv_comm, int32_t n, void **data, int32_t *sizes, void **mhandles);
-    int64_t (*test)(uint64_t request, int32_t *sizes);
+    int64_t (*test)(uint64_t request, uint64_t sizes);
     int64_t (*close_send)(uint64_t send_comm);
     int64_t (*close_recv)(uint64_t recv_comm);
     int64_t (*close_listen)(uint64_t listen_comm);

@@ -436,6 +436,16 @@ static void *receiver(void *arg) {
     unsigned char *buf = calloc(1, total);
     void *mh = NULL;
     check(h_reg(p, rc, buf, total, &mh) == ccl_success && mh != NULL, "v%d regMr on the receive comm", v);
+    {
+        /* A buffer the host left NULL is refused with an error, never touched, and advertised to nobody: the
+         * sender's messages below still land in the receives that follow. */
+        void *data[1] = {NULL}, *mhs[1] = {mh}, *req = (void *)0x1;
+        size_t sizes[1] = {BUF_BYTES};
+        int tags[1] = {100};
+        int st = h_irecv(p, rc, 1, data, sizes, tags, mhs, &req);
+        check(st != ccl_success && req == NULL, "v%d irecv of a NULL buffer of %d bytes is refused (rc %d)", v,
+              (int)BUF_BYTES, st);
+    }
     void *reqs[RANKS_REQUESTS];
     for (int r = 0; r < RANKS_REQUESTS; r++) {
         void *data[8], *mhs[8];

@@ -24,7 +24,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 public final class NativeBridge {
     /** {@code XDL_API_REVISION} in ccl_bridge.h. */
-    static final int API_REVISION = 4;
+    static final int API_REVISION = 5;
 
     private static final Object LOCK = new Object();
     private static boolean installed;
@@ -45,10 +45,11 @@ public final class NativeBridge {
         new Slot("accept", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG)),
         new Slot("regMr", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT)),
         new Slot("deregMr", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG)),
-        new Slot("isend", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG)),
-        new Slot("irecv", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS)),
+        new Slot("isend", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG)),
+        new Slot("irecv", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+                JAVA_LONG)),
         new Slot("iflush", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
-        new Slot("test", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS)),
+        new Slot("test", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG)),
         new Slot("closeSend", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG)),
         new Slot("closeRecv", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG)),
         new Slot("closeListen", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG)),

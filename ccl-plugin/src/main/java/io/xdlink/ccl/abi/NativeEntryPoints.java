@@ -47,6 +47,11 @@ final class NativeEntryPoints {
     static final RequestMirror REQUESTS = new RequestMirror();
     /** Per calling thread, the sizes a finished receive moved, before they are narrowed into the host's array. */
     private static final ThreadLocal<long[]> MOVED = ThreadLocal.withInitial(() -> new long[CclNet.MAX_RECVS]);
+    /**
+     * All of memory, through which isend, irecv and test reach the host's pointers, which they take as addresses: an
+     * upcall makes an object of each pointer argument, and these entry points run per message and per look.
+     */
+    private static final MemorySegment MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final Map<Integer, MemorySegment[]> DEVICE_STRINGS = new HashMap<>();
     private static volatile CclLog log = CclLog.system();
     private static volatile CclNet net;
@@ -275,7 +280,7 @@ final class NativeEntryPoints {
         }
     }
 
-    static long isend(long commId, MemorySegment data, long size, int tag, long mhId) {
+    static long isend(long commId, long data, long size, int tag, long mhId) {
         ISEND_CALLS.increment();
         try {
             NativeComm c = nativeComm(commId, Kind.SEND, "send comm");
@@ -283,35 +288,41 @@ final class NativeEntryPoints {
             if (size < 0) {
                 throw CclException.internal("isend of " + size + " bytes");
             }
+            if (data == 0 && size > 0) {
+                throw CclException.internal("isend of " + size + " bytes from a NULL buffer");
+            }
             c.outstanding().sweep(REQUESTS, HANDLES);
-            return request(net().isend((SendComm) c.comm(), data.reinterpret(size), tag, mh), c);
+            return request(net().isend((SendComm) c.comm(), MEMORY.asSlice(data, size), tag, mh), c);
         } catch (Throwable t) {
             return fail("isend", t);
         }
     }
 
-    static long irecv(long commId, int n, MemorySegment data, MemorySegment sizes, MemorySegment tags,
-                      MemorySegment mhandles) {
+    static long irecv(long commId, int n, long data, long sizes, long tags, long mhandles) {
         try {
             NativeComm c = nativeComm(commId, Kind.RECV, "receive comm");
             if (n < 1 || n > CclNet.MAX_RECVS) {
                 throw CclException.internal("irecv of " + n + " buffers; 1.." + CclNet.MAX_RECVS + " allowed");
             }
-            MemorySegment ptrs = data.reinterpret(ADDRESS.byteSize() * n);
-            MemorySegment sz = sizes.reinterpret(JAVA_LONG.byteSize() * n);
-            MemorySegment tg = tags.reinterpret(JAVA_INT.byteSize() * n);
-            MemorySegment mh = mhandles.reinterpret(ADDRESS.byteSize() * n);
+            if (data == 0 || sizes == 0 || tags == 0 || mhandles == 0) {
+                throw CclException.internal("irecv with a NULL array of buffers, sizes, tags or memory handles");
+            }
+            // The host's arrays: void *data[n], size_t sizes[n], int tags[n], void *mhandles[n] (LP64).
             MemorySegment[] buffers = new MemorySegment[n];
             int[] tagArray = new int[n];
             MemoryHandle[] handles = new MemoryHandle[n];
             for (int i = 0; i < n; i++) {
-                long size = sz.getAtIndex(JAVA_LONG, i);
+                long size = MEMORY.get(JAVA_LONG, sizes + JAVA_LONG.byteSize() * i);
                 if (size < 0) {
                     throw CclException.internal("irecv buffer " + i + " has size " + size);
                 }
-                buffers[i] = ptrs.getAtIndex(ADDRESS, i).reinterpret(size);
-                tagArray[i] = tg.getAtIndex(JAVA_INT, i);
-                handles[i] = memoryHandle(mh.getAtIndex(ADDRESS, i).address(), i);
+                long buffer = MEMORY.get(JAVA_LONG, data + ADDRESS.byteSize() * i);
+                if (buffer == 0 && size > 0) {
+                    throw CclException.internal("irecv buffer " + i + " of " + size + " bytes is NULL");
+                }
+                buffers[i] = MEMORY.asSlice(buffer, size);
+                tagArray[i] = MEMORY.get(JAVA_INT, tags + JAVA_INT.byteSize() * i);
+                handles[i] = memoryHandle(MEMORY.get(JAVA_LONG, mhandles + ADDRESS.byteSize() * i), i);
             }
             c.outstanding().sweep(REQUESTS, HANDLES);
             return request(net().irecv((RecvComm) c.comm(), buffers, tagArray, handles), c);
@@ -345,12 +356,12 @@ final class NativeEntryPoints {
         }
     }
 
-    static long test(long requestId, MemorySegment sizes) {
+    static long test(long requestId, long sizes) {
         TEST_CALLS.increment();
         try {
             Request r = lookup(requestId, Kind.REQUEST, Request.class, "request");
             // A host polls test() in a loop: no allocation per call, and none at all when it wants no sizes.
-            long[] moved = sizes.address() != 0 ? MOVED.get() : null;
+            long[] moved = sizes != 0 ? MOVED.get() : null;
             boolean done;
             try {
                 done = net().test(r, moved);
@@ -362,11 +373,10 @@ final class NativeEntryPoints {
                 return 0;
             }
             release(requestId);
-            if (sizes.address() != 0) {
+            if (sizes != 0) {
                 int count = CclNets.sizeCount(r);
-                MemorySegment out = sizes.reinterpret(JAVA_INT.byteSize() * count);
                 for (int i = 0; i < count; i++) {
-                    out.setAtIndex(JAVA_INT, i, (int) Math.min(Integer.MAX_VALUE, moved[i]));
+                    MEMORY.set(JAVA_INT, sizes + JAVA_INT.byteSize() * i, (int) Math.min(Integer.MAX_VALUE, moved[i]));
                 }
             }
             return 1;
