@@ -30,12 +30,8 @@ static inline void *as_ptr(int64_t id) {
     return (void *)(uintptr_t)id;
 }
 
-static inline uint64_t as_id(void *p) {
-    return (uint64_t)(uintptr_t)p;
-}
-
-/* A host's pointer as the address Java's per-message entry points take (see xdl_java_api_t). */
-static inline uint64_t as_address(const void *p) {
+/* A pointer as the 64-bit number Java takes: a handle's id, or a host buffer's address (see xdl_java_api_t). */
+static inline uint64_t as_id(const void *p) {
     return (uint64_t)(uintptr_t)p;
 }
 
@@ -145,7 +141,7 @@ static ccl_result_t do_isend(void *send_comm, void *data, size_t size, int tag, 
         return ccl_success;
     }
     xdl_attach_thread();
-    return put(request, api->isend(as_id(send_comm), as_address(data), (uint64_t)size, tag, as_id(mhandle)));
+    return put(request, api->isend(as_id(send_comm), as_id(data), (uint64_t)size, tag, as_id(mhandle)));
 }
 
 static ccl_result_t do_irecv(void *recv_comm, int n, void **data, uint64_t *sizes, int *tags, void **mhandles,
@@ -158,8 +154,8 @@ static ccl_result_t do_irecv(void *recv_comm, int n, void **data, uint64_t *size
     if (n < 1 || n > XDL_MAX_RECVS || data == NULL || sizes == NULL || tags == NULL || mhandles == NULL) {
         return ccl_internal_error;
     }
-    return put(request, api->irecv(as_id(recv_comm), n, as_address(data), as_address(sizes), as_address(tags),
-                                   as_address(mhandles)));
+    return put(request, api->irecv(as_id(recv_comm), n, as_id(data), as_id(sizes), as_id(tags),
+                                   as_id(mhandles)));
 }
 
 /* irecv of v6 .. v8 passes int sizes; widen them into the neutral size_t array. */
@@ -206,7 +202,7 @@ static ccl_result_t do_test(void *request, int *done, int *sizes) {
         return ccl_success;
     }
     xdl_attach_thread();
-    int64_t r = api->test(as_id(request), as_address(sizes));
+    int64_t r = api->test(as_id(request), as_id(sizes));
     *done = r > 0 ? 1 : 0;
     return xdl_status(r);
 }
