@@ -42,7 +42,9 @@ public final class CclNets {
         try {
             opened = Fabrics.open(params);
         } catch (IOException e) {
-            throw CclException.system(e.getMessage() + "; set XDLINK_PARAMS, e.g. loopback=1", e);
+            // The fabric's own message says what to do: a missing USB4 host and a missing fabric name loopback=1
+            // already, and a link another xdlink process holds is not cured by the simulator.
+            throw CclException.system(e.getMessage(), e);
         }
         log.info("NET/xdlink : using the " + opened.provider() + " fabric");
         Fabric fabric = opened.fabric();

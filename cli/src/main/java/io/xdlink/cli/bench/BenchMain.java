@@ -5,6 +5,7 @@ import io.xdlink.rails.Fabric;
 import io.xdlink.rails.Fabrics;
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.host.PortTakenException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -67,8 +68,8 @@ final class BenchMain {
         try {
             return Fabrics.open(params).fabric();
         } catch (IOException e) {
-            throw new BenchException("no fabric: " + e.getMessage() + (loopback ? ""
-                    : "; with no USB4 hardware, run both ends here: xdlink bench <test> --loopback"));
+            throw new BenchException("no fabric: " + e.getMessage() + (loopback || e.getCause() instanceof PortTakenException
+                    ? "" : "; with no USB4 hardware, run both ends here: xdlink bench <test> --loopback"));
         }
     }
 

@@ -14,6 +14,7 @@ import io.xdlink.rails.tcp.RailListener;
 import io.xdlink.rails.tcp.Subnets;
 import io.xdlink.rails.tcp.TcpLinkEndpoint;
 import io.xdlink.rails.tcp.TcpListener;
+import io.xdlink.rails.tcp.TcpParams;
 import io.xdlink.rails.tcp.TcpRailDirectory;
 import io.xdlink.rails.tcp.TcpRailTransport;
 import io.xdlink.rails.tcp.TcpSettings;
@@ -26,6 +27,7 @@ import io.xdlink.xdomain.packet.UuidWords;
 import io.xdlink.xdomain.property.PropertyDirectory;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
@@ -34,6 +36,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -100,6 +103,10 @@ public final class HostFabric implements Fabric {
     private final Deque<String> events = new ArrayDeque<>();
     private volatile HostTopology topology;
     private volatile Map<String, LinkListener> links = Map.of();
+    /** Why links of the last reconcile have no listeners, one line each (an interface without an address, a port taken). */
+    private volatile List<String> linkProblems = List.of();
+    /** The last reconcile left a link out because a port it needs is bound by another process. */
+    private volatile boolean portTaken;
     private volatile boolean closed;
     // Confined to the loop:
     private final Map<InetAddress, TcpListener> controlListeners = new HashMap<>();
@@ -151,6 +158,13 @@ public final class HostFabric implements Fabric {
                 }
                 return null;
             });
+            // Another xdlink process holds this host's links (a bench, a collective library's other rank): say so
+            // now. Left to run, this one had no link, and each connect waited out its timeout and then named only
+            // the listener that did not answer.
+            if (f.links.isEmpty() && f.portTaken) {
+                throw new PortTakenException("no link of this host is free for xdlink: "
+                        + String.join("; ", f.problems()));
+            }
         } catch (IOException | RuntimeException e) {
             f.close();
             throw e;
@@ -192,9 +206,16 @@ public final class HostFabric implements Fabric {
         return s == null ? Optional.empty() : Optional.ofNullable(s.lost());
     }
 
-    /** The links left out and why, from the last read of sysfs. */
+    /** The links left out and why: from the last read of sysfs, then those whose listeners could not be bound. */
     public List<String> problems() {
-        return topology.problems();
+        List<String> listeners = linkProblems;
+        List<String> read = topology.problems();
+        if (listeners.isEmpty()) {
+            return read;
+        }
+        List<String> all = new ArrayList<>(read);
+        all.addAll(listeners);
+        return List.copyOf(all);
     }
 
     /** The host router PCI path of a peer's first link (the plugin's {@code pciPath}), as sysfs links it. */
@@ -364,6 +385,8 @@ public final class HostFabric implements Fabric {
         }
         topology = t;
         Map<String, LinkListener> next = new LinkedHashMap<>();
+        List<String> problems = new ArrayList<>();
+        boolean taken = false;
         for (HostLink link : t.links()) {
             LinkListener had = links.get(link.id());
             if (had != null && had.link().netInterface().equals(link.netInterface()) && had.rails().isOpen()) {
@@ -373,12 +396,16 @@ public final class HostFabric implements Fabric {
             String where = config.interfaceOverride().getOrDefault(link.id(), link.netInterface());
             try {
                 LocalAddress a = LocalAddress.resolve(where);
-                TcpListener rails = RailListener.open(loop, new InetSocketAddress(a.address(), config.railPort()),
-                        local, tcp, hello -> answerRail(link.id(), hello));
+                // The session listener first: a link whose session port another process holds gets no rail
+                // listener either (one opened before it was left open on every read of sysfs, a socket each time).
                 if (!controlListeners.containsKey(a.address())) {
-                    controlListeners.put(a.address(), ControlConnection.listen(loop,
-                            new InetSocketAddress(a.address(), config.controlPort()), tcp, () -> table.accepting(link)));
+                    controlListeners.put(a.address(), bind("session", TcpParams.CONTROL_PORT.name(),
+                            new InetSocketAddress(a.address(), config.controlPort()),
+                            at -> ControlConnection.listen(loop, at, tcp, () -> table.accepting(link))));
                 }
+                TcpListener rails = bind("rail", TcpParams.RAIL_PORT.name(),
+                        new InetSocketAddress(a.address(), config.railPort()),
+                        at -> RailListener.open(loop, at, local, tcp, hello -> answerRail(link.id(), hello)));
                 next.put(link.id(), new LinkListener(link, a, rails));
                 if (config.peerAddresses().isEmpty() && config.controlPort() != 0) {
                     Subnets.otherEnd(a.address(), a.prefixLength()).ifPresent(other -> table.dial(
@@ -386,9 +413,14 @@ public final class HostFabric implements Fabric {
                             link, link.peer()));
                 }
             } catch (IOException e) {
-                event("link " + link.id() + " (" + where + "): no rails: " + e.getMessage());
+                taken |= e instanceof PortTakenException;
+                String why = "link " + link.id() + " (" + where + "): no rails: " + e.getMessage();
+                problems.add(why);
+                event(why);
             }
         }
+        linkProblems = List.copyOf(problems);
+        portTaken = taken;
         for (LinkListener old : links.values()) {
             if (next.get(old.link().id()) == null || next.get(old.link().id()).rails() != old.rails()) {
                 old.rails().close();
@@ -415,6 +447,31 @@ public final class HostFabric implements Fabric {
                 .map(l -> new TcpLinkEndpoint(l.link().id(), l.address().address(), l.rails().address().getPort(),
                         l.address().prefixLength()))
                 .toList());
+    }
+
+    /** Opens a listener on {@code at}. */
+    @FunctionalInterface
+    private interface Binder {
+        TcpListener open(InetSocketAddress at) throws IOException;
+    }
+
+    /**
+     * Binds {@code what} listener at {@code at}; a port another process holds (an xdlink bench or a collective
+     * library's rank already using this host's links) becomes a {@link PortTakenException} that says so and names
+     * the parameter that sets the port.
+     */
+    private static TcpListener bind(String what, String param, InetSocketAddress at, Binder binder)
+            throws IOException {
+        try {
+            return binder.open(at);
+        } catch (BindException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("in use")) {
+                throw e; // not EADDRINUSE: an address that is not this host's, which the message names
+            }
+            throw new PortTakenException(what + " port " + at.getAddress().getHostAddress() + ":" + at.getPort()
+                    + " (" + param + ") is in use, most likely by another xdlink process on this host; one process"
+                    + " at a time can use a host's links (" + e.getMessage() + ")");
+        }
     }
 
     /** Writes the session listeners' addresses to {@code tcp_address_file}, when set. */

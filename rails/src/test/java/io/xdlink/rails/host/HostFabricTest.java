@@ -21,8 +21,12 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.FileSystem;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +42,7 @@ import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Two hosts in one process, each with a fake sysfs tree whose links run over the loopback interface. */
 class HostFabricTest {
@@ -239,5 +244,71 @@ class HostFabricTest {
         assertThatThrownBy(() -> HostFabric.open(new HostFabricConfig(bare, 0, 0, List.of(), Map.of(),
                 settings(Duration.ofSeconds(1))))).isInstanceOf(IOException.class)
                 .hasMessageContaining("no USB4 host under /").hasMessageContaining("set loopback=1");
+    }
+
+    @Test
+    void aSessionPortAnotherProcessHoldsIsAClearErrorWhenNoLinkIsLeft() throws Exception {
+        try (ServerSocketChannel other = ServerSocketChannel.open()) {
+            other.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+            int port = ((InetSocketAddress) other.getLocalAddress()).getPort();
+            long listening = listening(LOOPBACK_V4);
+            assertThatThrownBy(() -> HostFabric.open(new HostFabricConfig(tree(A, B, "1"), port, 0, List.of(),
+                    Map.of(), settings(Duration.ofSeconds(2))))).isInstanceOf(IOException.class)
+                    .hasMessageContaining("no link of this host is free for xdlink: link 0-1 (lo): no rails: session"
+                            + " port 127.0.0.1:" + port + " (tcp_control_port) is in use, most likely by another"
+                            + " xdlink process on this host");
+            assertThat(listening(LOOPBACK_V4)).as("listeners left on 127.0.0.1").isEqualTo(listening);
+        }
+    }
+
+    @Test
+    void aLinkWhosePortIsTakenIsNamedAmongTheProblemsAndCostsNoSocketPerReadOfSysfs() throws Exception {
+        InetAddress v6 = InetAddress.getByName("::1");
+        assumeTrue(NetworkInterface.getByInetAddress(v6) != null, "this host's loopback has no ::1");
+        try (ServerSocketChannel other = ServerSocketChannel.open()) {
+            other.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+            int port = ((InetSocketAddress) other.getLocalAddress()).getPort();
+            // Link 0-1 on 127.0.0.1, where the port is taken; link 0-3 on ::1, where it is free.
+            HostFabric a = track(HostFabric.open(new HostFabricConfig(tree(A, B, "1", "3"), port, 0, List.of(),
+                    Map.of("0-1", "127.0.0.1", "0-3", "::1"), settings(Duration.ofSeconds(2)))));
+            assertThat(a.problems()).containsExactly("link 0-1 (127.0.0.1): no rails: session port 127.0.0.1:"
+                    + port + " (tcp_control_port) is in use, most likely by another xdlink process on this host; one"
+                    + " process at a time can use a host's links (Address already in use)");
+            assertThat(a.sessionAddresses()).containsExactly(new InetSocketAddress(v6, port));
+            long listening = listening(LOOPBACK_V4);
+            for (int i = 0; i < 20; i++) {
+                a.peers();
+            }
+            a.sessionAddresses(); // the loop has run every read's reconcile by the time it answers
+            assertThat(listening(LOOPBACK_V4)).as("listeners on 127.0.0.1 after 20 reads of sysfs")
+                    .isEqualTo(listening);
+            assertThatThrownBy(() -> a.openRail(B, "0-1", 0)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("usable links to it: [0-3]")
+                    .hasMessageContaining("session port 127.0.0.1:" + port + " (tcp_control_port) is in use");
+        }
+    }
+
+    private static final String LOOPBACK_V4 = "0100007F";
+
+    /**
+     * Sockets listening on the IPv4 address whose /proc/net/tcp form is {@code hex} (as IPv4 sockets or IPv6 ones
+     * mapping it): what a leaked listener would add to.
+     */
+    private static long listening(String hex) throws IOException {
+        long n = 0;
+        for (String file : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            Path p = Path.of(file);
+            if (!Files.exists(p)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(p)) {
+                String[] f = line.trim().split("\\s+");
+                if (f.length > 3 && f[3].equals("0A")
+                        && (f[1].startsWith(hex + ":") || f[1].startsWith("0000000000000000FFFF0000" + hex + ":"))) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 }
