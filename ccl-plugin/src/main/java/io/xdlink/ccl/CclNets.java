@@ -11,6 +11,9 @@ import io.xdlink.rails.verbs.Device;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Opens the xdlink network: parameters from {@code XDLINK_PARAMS}, the fabric from whichever
@@ -75,10 +78,13 @@ public final class CclNets {
         }
         PeerDevice.End end = PeerDevice.End.of(rails);
         boolean drain = params.get(CclParams.DRAIN_ON_PROGRESS);
+        // One rails device with rails to every peer, as on a real host: any device reaches any of them.
+        Set<UUID> peers = ConcurrentHashMap.newKeySet();
         Devices.Source source = new Devices.Source() {
             @Override
             public PeerDevice open(int dev, PeerInfo peer, Optional<Fabric> far) {
-                return new PeerDevice(dev, peer.name(), end, end, peer.domain(), drain);
+                peers.add(peer.domain());
+                return new PeerDevice(dev, peer.name(), end, end, PeerDevice.Reach.anyOf(peers), drain);
             }
 
             @Override

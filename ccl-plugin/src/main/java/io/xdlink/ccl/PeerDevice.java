@@ -13,15 +13,19 @@ import io.xdlink.rails.verbs.ProtectionDomain;
 import io.xdlink.rails.verbs.QpAttributes;
 import io.xdlink.rails.verbs.QueuePair;
 
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * One plugin device (what the host counts with {@code devices()}) over rails devices: connections to one peer, all
  * of whose rails the rails device pools. Listening yields receive ends and connecting send ends, each over a rails
- * queue pair of its own. On a real host listening and connecting both use this host's rails device. A loopback
- * device listens on the simulated peer's rails device (the far end of the simulated cable) and connects from this
- * host's, so two ranks in one process meet across the cable and pay its bandwidth and latency.
+ * queue pair of its own. On a real host listening and connecting both use this host's rails device, which has rails
+ * to every peer, so a connect on any device reaches whichever peer listened ({@link Reach}). A loopback device
+ * listens on the simulated peer's rails device (the far end of the simulated cable) and connects from this host's,
+ * so two ranks in one process meet across the cable and pay its bandwidth and latency.
  */
 final class PeerDevice {
     /** Send-queue and receive-queue room of every queue pair: a receive end's writes and messages, twice over. */
@@ -33,10 +37,32 @@ final class PeerDevice {
     private final int index;
     private final End connectSide;
     private final End listenSide;
-    private final UUID expectedListener;
+    private final Reach reach;
     private final String name;
     /** {@code ccl_drain_on_progress}, for every end this device makes. */
     private final boolean drainOnProgress;
+
+    /**
+     * Which listening rails devices a connect on this device may name. A collective library takes its devices for
+     * ports of one switched network: in a ring of three hosts it connects on device 0 to whichever rank comes next,
+     * though device 0 is the cable to one peer. A real host's devices share its one rails device, which has rails to
+     * every peer, so the connect goes over the cable to the peer that listened; a loopback device reaches only its
+     * own simulated peer.
+     *
+     * @param allows   whether a handle naming this rails device may be connected to
+     * @param describe what this device reaches, for the refusal
+     */
+    record Reach(Predicate<UUID> allows, Supplier<String> describe) {
+        /** Only {@code listener}'s rails device. */
+        static Reach only(UUID listener) {
+            return new Reach(listener::equals, listener::toString);
+        }
+
+        /** Any peer in {@code peers}, as the set stands when a connect asks. */
+        static Reach anyOf(Set<UUID> peers) {
+            return new Reach(peers::contains, () -> "this host's peers " + peers);
+        }
+    }
 
     /** One rails device with its protection domain, and who may step its engine ({@link EngineTurn}). */
     record End(Device device, ProtectionDomain pd, EngineTurn turn) {
@@ -63,16 +89,15 @@ final class PeerDevice {
      * @param peerName         the name of the peer it leads to, for messages
      * @param connectSide      where connections start: this host's rails device
      * @param listenSide       where listeners live: this host's, or the simulated peer's for a loopback device
-     * @param expectedListener the rails device a handle given to {@link #connect} must name
+     * @param reach            the rails devices a handle given to {@link #connect} may name
      * @param drainOnProgress  {@code ccl_drain_on_progress}
      */
-    PeerDevice(int index, String peerName, End connectSide, End listenSide, UUID expectedListener,
-               boolean drainOnProgress) {
+    PeerDevice(int index, String peerName, End connectSide, End listenSide, Reach reach, boolean drainOnProgress) {
         this.index = index;
         this.name = "device " + index + " (" + peerName + ")";
         this.connectSide = connectSide;
         this.listenSide = listenSide;
-        this.expectedListener = expectedListener;
+        this.reach = reach;
         this.drainOnProgress = drainOnProgress;
     }
 
@@ -149,9 +174,9 @@ final class PeerDevice {
         } catch (HandleFormatException e) {
             throw CclException.internal(name + ": the handle's listener address is malformed: " + e.getMessage());
         }
-        if (expectedListener != null && !expectedListener.equals(handle.device())) {
+        if (!reach.allows().test(handle.device())) {
             throw CclException.internal(name + ": the handle names rails device " + handle.device()
-                    + ", but this device leads to " + expectedListener);
+                    + ", but this device leads to " + reach.describe().get());
         }
         CompletionQueue cq = connectSide.newCq();
         try {

@@ -10,6 +10,9 @@ import io.xdlink.rails.verbs.DeviceConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,6 +24,8 @@ final class RailsDevices implements Devices.Source {
     private final PeerDevice.End near;
     private final Fabric fabric;
     private final List<Device> owned = new ArrayList<>();
+    /** The peers of this host's devices on a real host: a connect on any of them may reach any of these. */
+    private final Set<UUID> hostPeers = ConcurrentHashMap.newKeySet();
     /** The engine turn of this host's device when the host's threads run it; {@link EngineTurn#NONE} otherwise. */
     private final EngineTurn turn;
 
@@ -81,9 +86,11 @@ final class RailsDevices implements Devices.Source {
         try {
             if (far.isPresent()) {
                 PeerDevice.End farEnd = PeerDevice.End.of(open(far.get()));
-                return new PeerDevice(dev, peer.name(), near, farEnd, far.get().localDomain(), drainOnProgress());
+                return new PeerDevice(dev, peer.name(), near, farEnd, PeerDevice.Reach.only(far.get().localDomain()),
+                        drainOnProgress());
             }
-            return new PeerDevice(dev, peer.name(), near, near, peer.domain(), drainOnProgress());
+            hostPeers.add(peer.domain());
+            return new PeerDevice(dev, peer.name(), near, near, PeerDevice.Reach.anyOf(hostPeers), drainOnProgress());
         } catch (RuntimeException e) {
             throw CclException.system("device " + dev + " (" + peer.name() + "): cannot open its rails: "
                     + e.getMessage(), e);

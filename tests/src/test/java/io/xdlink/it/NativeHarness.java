@@ -56,7 +56,16 @@ final class NativeHarness {
     }
 
     static Process start(Map<String, String> env, Path output, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
+        return start(List.of(), env, output, args);
+    }
+
+    /**
+     * Starts the harness behind {@code prefix} (such as {@code ip netns exec NS}, which passes the environment on),
+     * with exactly this environment plus PATH, its output in {@code output}.
+     */
+    static Process start(List<String> prefix, Map<String, String> env, Path output, String... args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(prefix);
         command.add(binary().toString());
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());

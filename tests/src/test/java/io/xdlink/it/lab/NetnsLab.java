@@ -91,6 +91,17 @@ public final class NetnsLab implements AutoCloseable {
         return lab;
     }
 
+    /**
+     * Returns when network namespaces can be built here; aborts the calling test with the reason otherwise, failing
+     * instead when {@code XDLINK_REQUIRE_NETNS=1}. For labs of another shape ({@link RingLab}).
+     */
+    static void requireAvailable() {
+        String why = unavailableBecause();
+        if (why != null) {
+            unavailable(why);
+        }
+    }
+
     /** Why no lab can be built here, or null when it can. */
     static String unavailableBecause() {
         if (!"root".equals(System.getProperty("user.name"))) {
@@ -105,7 +116,7 @@ public final class NetnsLab implements AutoCloseable {
         return null;
     }
 
-    private static void unavailable(String why) {
+    static void unavailable(String why) {
         if ("1".equals(System.getenv(REQUIRE_VARIABLE))) {
             throw new AssertionError(REQUIRE_VARIABLE + "=1 but " + why);
         }
