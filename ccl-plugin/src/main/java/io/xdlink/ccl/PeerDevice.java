@@ -20,9 +20,9 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * One plugin device (what the host counts with {@code devices()}) over rails devices: connections to one peer, all
- * of whose rails the rails device pools. Listening yields receive ends and connecting send ends, each over a rails
- * queue pair of its own. On a real host listening and connecting both use this host's rails device, which has rails
+ * One plugin device (what the host counts with {@code devices()}) over rails devices: the links to one peer, which
+ * its properties describe. Listening yields receive ends and connecting send ends, each over a rails queue pair of
+ * its own. On a real host listening and connecting both use this host's rails device, which has rails
  * to every peer, so a connect on any device reaches whichever peer listened ({@link Reach}). A loopback device
  * listens on the simulated peer's rails device (the far end of the simulated cable) and connects from this host's,
  * so two ranks in one process meet across the cable and pay its bandwidth and latency.
