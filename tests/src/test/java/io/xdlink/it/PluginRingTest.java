@@ -63,8 +63,11 @@ class PluginRingTest {
             long toPrevious = lab.txBytes(0, RingLab.TO_PREVIOUS) - toPreviousBefore;
             long toNext = lab.txBytes(0, RingLab.TO_NEXT) - toNextBefore;
             System.out.printf("host 0 sent %d bytes to host 2 and %d towards host 1%n", toPrevious, toNext);
-            assertThat(toPrevious).as("bytes host 0 sent over the cable to host 2").isGreaterThan(100_000L)
-                    .isGreaterThan(10 * toNext);
+            // The sends carry about half a megabyte (543,341 bytes left by that cable in a quiet run). Towards host 1,
+            // which runs nothing, go only the session's dials and hellos: 2,928 bytes in that run, 39,080 in 22 s of
+            // a rank left waiting. Half the payload would take them over two minutes, longer than a wait may last.
+            assertThat(toPrevious).as("bytes host 0 sent over the cable to host 2").isGreaterThan(400_000L);
+            assertThat(toNext).as("bytes host 0 sent towards host 1").isLessThan(toPrevious / 2);
         }
     }
 
