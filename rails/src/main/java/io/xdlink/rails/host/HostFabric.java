@@ -400,10 +400,12 @@ public final class HostFabric implements Fabric {
                 // listener either (one opened before it was left open on every read of sysfs, a socket each time).
                 if (!controlListeners.containsKey(a.address())) {
                     controlListeners.put(a.address(), bind("session", TcpParams.CONTROL_PORT.name(),
+                            "processes sharing a host each need their own, and each names its peer's in "
+                                    + TcpParams.PEER_ADDRESSES.name(),
                             new InetSocketAddress(a.address(), config.controlPort()),
                             at -> ControlConnection.listen(loop, at, tcp, () -> table.accepting(link))));
                 }
-                TcpListener rails = bind("rail", TcpParams.RAIL_PORT.name(),
+                TcpListener rails = bind("rail", TcpParams.RAIL_PORT.name(), "0 lets each pick a free one",
                         new InetSocketAddress(a.address(), config.railPort()),
                         at -> RailListener.open(loop, at, local, tcp, hello -> answerRail(link.id(), hello)));
                 next.put(link.id(), new LinkListener(link, a, rails));
@@ -457,10 +459,10 @@ public final class HostFabric implements Fabric {
 
     /**
      * Binds {@code what} listener at {@code at}; a port another process holds (an xdlink bench or a collective
-     * library's rank already using this host's links) becomes a {@link PortTakenException} that says so and names
-     * the parameter that sets the port.
+     * library's rank already using this host's links) becomes a {@link PortTakenException} that says so, names the
+     * parameter that sets the port and gives {@code cure}.
      */
-    private static TcpListener bind(String what, String param, InetSocketAddress at, Binder binder)
+    private static TcpListener bind(String what, String param, String cure, InetSocketAddress at, Binder binder)
             throws IOException {
         try {
             return binder.open(at);
@@ -469,8 +471,8 @@ public final class HostFabric implements Fabric {
                 throw e; // not EADDRINUSE: an address that is not this host's, which the message names
             }
             throw new PortTakenException(what + " port " + at.getAddress().getHostAddress() + ":" + at.getPort()
-                    + " (" + param + ") is in use, most likely by another xdlink process on this host; one process"
-                    + " at a time can use a host's links (" + e.getMessage() + ")");
+                    + " (" + param + ") is in use, most likely by another xdlink process on this host; " + cure
+                    + " (" + e.getMessage() + ")");
         }
     }
 

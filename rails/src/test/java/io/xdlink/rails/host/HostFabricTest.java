@@ -272,8 +272,9 @@ class HostFabricTest {
             HostFabric a = track(HostFabric.open(new HostFabricConfig(tree(A, B, "1", "3"), port, 0, List.of(),
                     Map.of("0-1", "127.0.0.1", "0-3", "::1"), settings(Duration.ofSeconds(2)))));
             assertThat(a.problems()).containsExactly("link 0-1 (127.0.0.1): no rails: session port 127.0.0.1:"
-                    + port + " (tcp_control_port) is in use, most likely by another xdlink process on this host; one"
-                    + " process at a time can use a host's links (Address already in use)");
+                    + port + " (tcp_control_port) is in use, most likely by another xdlink process on this host;"
+                    + " processes sharing a host each need their own, and each names its peer's in tcp_peer_address"
+                    + " (Address already in use)");
             assertThat(a.sessionAddresses()).containsExactly(new InetSocketAddress(v6, port));
             long listening = listening(LOOPBACK_V4);
             for (int i = 0; i < 20; i++) {
