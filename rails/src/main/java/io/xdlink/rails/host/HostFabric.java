@@ -192,7 +192,7 @@ public final class HostFabric implements Fabric {
     /** Re-reads sysfs; a link that appeared gets its listeners, one that vanished loses them. */
     @Override
     public List<PeerInfo> peers() {
-        HostTopology t = HostTopology.read(config.root());
+        HostTopology t = HostTopology.read(config.root(), local);
         if (!closed) {
             loop.execute(() -> reconcile(t));
         }

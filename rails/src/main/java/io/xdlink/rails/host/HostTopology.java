@@ -2,6 +2,7 @@ package io.xdlink.rails.host;
 
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.xdomain.sysfs.HostView;
+import io.xdlink.xdomain.sysfs.SysfsDomain;
 import io.xdlink.xdomain.sysfs.SysfsPeer;
 import io.xdlink.xdomain.sysfs.SysfsService;
 import io.xdlink.xdomain.sysfs.ThunderboltSysfs;
@@ -20,7 +21,13 @@ import java.util.UUID;
  * and a thunderbolt-net interface (the rails' TCP connections leave through it). A link that lacks either is left
  * out and said why in {@link #problems()}.
  *
- * @param localUuid this host's domain UUID, when the tree names one
+ * <p>A host with several USB4 controllers has a domain for each, and each domain's host router a UUID of its own: a
+ * peer knows this host by the UUID of the domain its cable is on. xdlink speaks for the host with one UUID, that of
+ * the lowest domain with a usable link (the lowest domain when there is none), so a peer whose only cable is on a
+ * second controller knows it; a link on a domain whose host router has another UUID is left out, saying why, since
+ * its peer would refuse this host's sessions over it.
+ *
+ * @param localUuid the UUID xdlink speaks for this host with, when the tree names one
  * @param links     the usable links, in the kernel's name order
  * @param problems  one line per link left out or file the view could not read
  */
@@ -30,32 +37,62 @@ public record HostTopology(Optional<UUID> localUuid, List<HostLink> links, List<
         problems = List.copyOf(problems);
     }
 
-    /** The topology under a file-system root ({@code /} on a live host). */
+    /** The topology under a file-system root ({@code /} on a live host), speaking as its lowest linked domain. */
     public static HostTopology read(Path root) {
-        return of(ThunderboltSysfs.read(root));
+        return of(ThunderboltSysfs.read(root), null);
+    }
+
+    /**
+     * The topology under {@code root} for a host that already speaks as {@code identity} (a running fabric, whose
+     * peers know it by that UUID): links on a domain with another host UUID are left out.
+     */
+    public static HostTopology read(Path root, UUID identity) {
+        return of(ThunderboltSysfs.read(root), identity);
     }
 
     static HostTopology of(HostView view) {
-        List<HostLink> links = new ArrayList<>();
+        return of(view, null);
+    }
+
+    private static HostTopology of(HostView view, UUID identity) {
+        List<SysfsPeer> usable = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         view.problems().forEach(p -> problems.add(p.message()));
         if (!view.busPresent()) {
             problems.add(view.root() + ": no sys/bus/thunderbolt; the thunderbolt driver is not loaded");
         }
         for (SysfsPeer p : view.peers()) {
-            Optional<String> ifname = p.services().stream().filter(SysfsService::isNetwork)
-                    .flatMap(s -> s.netInterfaces().stream()).findFirst();
             if (p.link().isEmpty()) {
                 problems.add(p.name() + ": the kernel does not say what the link negotiated (tx/rx_speed, tx/rx_lanes); no rails over it");
-            } else if (ifname.isEmpty()) {
+            } else if (netInterface(p).isEmpty()) {
                 problems.add(p.name() + ": no thunderbolt-net interface under its network service; no TCP rails over it"
                         + " (is thunderbolt-net loaded and bound?)");
             } else {
-                links.add(new HostLink(p.name(), p.route(), p.uniqueId(), p.deviceName(), ifname.get(), p.link().get(),
-                        p.hostRouterPciPath()));
+                usable.add(p);
             }
         }
-        return new HostTopology(view.localUuid(), links, problems);
+        Optional<UUID> local = identity != null ? Optional.of(identity) : usable.stream()
+                .flatMap(p -> view.domain(p.domain()).flatMap(SysfsDomain::hostUuid).stream()).findFirst()
+                .or(view::localUuid);
+        List<HostLink> links = new ArrayList<>();
+        for (SysfsPeer p : usable) {
+            Optional<UUID> known = view.domain(p.domain()).flatMap(SysfsDomain::hostUuid);
+            if (local.isPresent() && known.isPresent() && !known.equals(local)) {
+                problems.add(p.name() + ": on domain" + p.domain() + ", where the peer knows this host as "
+                        + known.get() + ", while xdlink speaks for it as " + local.get() + " (the host router of"
+                        + " another domain); the peer would refuse it over this link, so no rails over it (cable the"
+                        + " hosts' links to one USB4 controller on each host)");
+                continue;
+            }
+            links.add(new HostLink(p.name(), p.route(), p.uniqueId(), p.deviceName(), netInterface(p).get(),
+                    p.link().get(), p.hostRouterPciPath()));
+        }
+        return new HostTopology(local, links, problems);
+    }
+
+    private static Optional<String> netInterface(SysfsPeer p) {
+        return p.services().stream().filter(SysfsService::isNetwork).flatMap(s -> s.netInterfaces().stream())
+                .findFirst();
     }
 
     /** The peers, each with its usable links. */

@@ -3,6 +3,7 @@ package io.xdlink.rails.host;
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
 import io.xdlink.rails.LinkInfo;
+import io.xdlink.rails.PeerInfo;
 import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
 import io.xdlink.xdomain.sysfs.SysfsFixture;
@@ -51,6 +52,43 @@ class HostTopologyTest {
             assertThat(t.localUuid()).isEmpty();
             assertThat(t.links()).isEmpty();
             assertThat(t.problems()).containsExactly("/: no sys/bus/thunderbolt; the thunderbolt driver is not loaded");
+        }
+    }
+
+    static final UUID SECOND_DOMAIN = UUID.fromString("aaaaaaaa-0000-0000-0000-0000000000a1");
+
+    @Test
+    void aHostWhoseOnlyCableIsOnItsSecondControllerSpeaksAsThatControllersDomain() throws Exception {
+        try (FileSystem fs = Jimfs.newFileSystem(Configuration.unix())) {
+            Path root = fs.getPath("/");
+            // Two USB4 controllers, each a domain with a host router UUID of its own; the peer is cabled to the
+            // second, so it knows this host as that domain's UUID.
+            SysfsFixture.create(root).domain(0, "0000:00:0d.2", HOST).domain(1, "0000:00:0d.3", SECOND_DOMAIN)
+                    .peer(1, "1", PEER).link(20, 2).network("thunderbolt0").done();
+            HostTopology t = HostTopology.read(root);
+            assertThat(t.localUuid()).contains(SECOND_DOMAIN);
+            assertThat(t.links()).extracting(HostLink::id).containsExactly("1-1");
+            assertThat(t.problems()).isEmpty();
+            assertThat(HostTopology.read(root, HOST).links()).as("a fabric that already speaks as domain 0's UUID")
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void linksOnAControllerWithAnotherUuidThanTheFirstLinkedOneAreLeftOutSayingWhy() throws Exception {
+        try (FileSystem fs = Jimfs.newFileSystem(Configuration.unix())) {
+            Path root = fs.getPath("/");
+            SysfsFixture.create(root).domain(0, "0000:00:0d.2", HOST).domain(1, "0000:00:0d.3", SECOND_DOMAIN)
+                    .peer(0, "1", PEER).link(20, 2).network("thunderbolt0").done()
+                    .peer(1, "1", OTHER).link(20, 2).network("thunderbolt1").done();
+            HostTopology t = HostTopology.read(root);
+            assertThat(t.localUuid()).contains(HOST);
+            assertThat(t.links()).extracting(HostLink::id).containsExactly("0-1");
+            assertThat(t.problems()).containsExactly("1-1: on domain1, where the peer knows this host as "
+                    + SECOND_DOMAIN + ", while xdlink speaks for it as " + HOST + " (the host router of another"
+                    + " domain); the peer would refuse it over this link, so no rails over it (cable the hosts' links"
+                    + " to one USB4 controller on each host)");
+            assertThat(t.peers()).extracting(PeerInfo::domain).containsExactly(PEER);
         }
     }
 }
