@@ -1,6 +1,7 @@
 package io.xdlink.cli.doctor;
 
 import io.xdlink.cli.host.TopologyReport;
+import io.xdlink.rails.host.HostTopology;
 import io.xdlink.xdomain.sysfs.HostView;
 import io.xdlink.xdomain.sysfs.LinkDiagnosis;
 import io.xdlink.xdomain.sysfs.LinkFinding;
@@ -10,10 +11,13 @@ import io.xdlink.xdomain.sysfs.ThunderboltSysfs;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Check 1, peers and links: every XDomain peer with the rate its link negotiated, a link that could bond but runs
- * one lane, thunderbolt-net's binding and interface, and xdlink's own service. The judgements are
+ * one lane, thunderbolt-net's binding and interface, xdlink's own service, and a link on another USB4 controller
+ * than the one xdlink speaks for the host as. The judgements are
  * {@link LinkDiagnosis}'s, so doctor and topology never disagree.
  */
 public final class LinksCheck implements Check {
@@ -38,11 +42,17 @@ public final class LinksCheck implements Check {
                     "connect a USB4 or Thunderbolt cable to another host running Linux with thunderbolt loaded;"
                             + " then run xdlink topology"));
         }
+        Optional<UUID> identity = HostTopology.identity(view);
         for (SysfsPeer peer : view.peers()) {
             for (LinkFinding f : LinkDiagnosis.diagnose(peer)) {
                 String id = "links/" + peer.name() + "/" + f.aspect();
                 out.add(f.warning() ? CheckResult.warn(id, f.summary(), f.fix()) : CheckResult.ok(id, f.summary()));
             }
+            // The rule the host fabric applies, so doctor warns of exactly the links xdlink leaves out.
+            HostTopology.foreignDomain(view, peer, identity).ifPresent(why -> out.add(CheckResult.warn(
+                    "links/" + peer.name() + "/domain", peer.name() + ": " + why,
+                    "plug this cable into a port of the controller the host's other links use (see xdlink topology"
+                            + " for each domain's links), or move those links to this one")));
         }
         for (SysfsProblem p : view.problems()) {
             out.add(CheckResult.warn("links/sysfs", p.message(), "the kernel writes these files itself; a malformed"

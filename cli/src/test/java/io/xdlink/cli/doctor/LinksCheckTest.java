@@ -37,6 +37,25 @@ class LinksCheckTest extends CheckTestBase {
     }
 
     @Test
+    void aLinkOnAnotherControllerThanTheOneXdlinkSpeaksAsWarnsWithTheFix() {
+        UUID second = UUID.fromString("a1b2c3d4-0000-4000-8000-000000000002");
+        UUID other = UUID.fromString("6f1d0a8b-0000-4000-8000-000000000003");
+        SysfsFixture.create(fx.root).domain(0, "0000:00:0d.2", HOST).domain(1, "0000:00:0d.3", second)
+                .peer(0, "1", EVO).link(20, 2).network("thunderbolt0").done()
+                .peer(1, "1", other).link(20, 2).network("thunderbolt1").done();
+
+        List<CheckResult> r = run();
+
+        assertThat(r).filteredOn(c -> c.status() == Status.WARN).singleElement().satisfies(c -> {
+            assertThat(c.id()).isEqualTo("links/1-1/domain");
+            assertThat(c.summary()).isEqualTo("1-1: on domain1, where the peer knows this host as " + second
+                    + ", while xdlink speaks for it as " + HOST + " (the host router of another domain); the peer"
+                    + " would refuse it over this link (cable the hosts' links to one USB4 controller on each host)");
+            assertThat(c.fix()).startsWith("plug this cable into a port of the controller the host's other links use");
+        });
+    }
+
+    @Test
     void bondedWithXdlinkServiceIsAllOk() {
         SysfsFixture.create(fx.root).domain(0, "0000:00:0d.2", HOST)
                 .peer(0, "1", EVO).link(20, 2).network("thunderbolt0")

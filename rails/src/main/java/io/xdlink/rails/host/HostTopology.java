@@ -55,12 +55,13 @@ public record HostTopology(Optional<UUID> localUuid, List<HostLink> links, List<
     }
 
     private static HostTopology of(HostView view, UUID identity) {
-        List<SysfsPeer> usable = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         view.problems().forEach(p -> problems.add(p.message()));
         if (!view.busPresent()) {
             problems.add(view.root() + ": no sys/bus/thunderbolt; the thunderbolt driver is not loaded");
         }
+        Optional<UUID> local = identity != null ? Optional.of(identity) : identity(view);
+        List<HostLink> links = new ArrayList<>();
         for (SysfsPeer p : view.peers()) {
             if (p.link().isEmpty()) {
                 problems.add(p.name() + ": the kernel does not say what the link negotiated (tx/rx_speed, tx/rx_lanes); no rails over it");
@@ -68,26 +69,40 @@ public record HostTopology(Optional<UUID> localUuid, List<HostLink> links, List<
                 problems.add(p.name() + ": no thunderbolt-net interface under its network service; no TCP rails over it"
                         + " (is thunderbolt-net loaded and bound?)");
             } else {
-                usable.add(p);
+                Optional<String> foreign = foreignDomain(view, p, local);
+                if (foreign.isPresent()) {
+                    problems.add(p.name() + ": " + foreign.get() + ", so no rails over it");
+                } else {
+                    links.add(new HostLink(p.name(), p.route(), p.uniqueId(), p.deviceName(), netInterface(p).get(),
+                            p.link().get(), p.hostRouterPciPath()));
+                }
             }
-        }
-        Optional<UUID> local = identity != null ? Optional.of(identity) : usable.stream()
-                .flatMap(p -> view.domain(p.domain()).flatMap(SysfsDomain::hostUuid).stream()).findFirst()
-                .or(view::localUuid);
-        List<HostLink> links = new ArrayList<>();
-        for (SysfsPeer p : usable) {
-            Optional<UUID> known = view.domain(p.domain()).flatMap(SysfsDomain::hostUuid);
-            if (local.isPresent() && known.isPresent() && !known.equals(local)) {
-                problems.add(p.name() + ": on domain" + p.domain() + ", where the peer knows this host as "
-                        + known.get() + ", while xdlink speaks for it as " + local.get() + " (the host router of"
-                        + " another domain); the peer would refuse it over this link, so no rails over it (cable the"
-                        + " hosts' links to one USB4 controller on each host)");
-                continue;
-            }
-            links.add(new HostLink(p.name(), p.route(), p.uniqueId(), p.deviceName(), netInterface(p).get(),
-                    p.link().get(), p.hostRouterPciPath()));
         }
         return new HostTopology(local, links, problems);
+    }
+
+    /**
+     * The UUID xdlink speaks for the host of {@code view} with: its host router's on the lowest domain with a usable
+     * link (what it negotiated and a thunderbolt-net interface), else on the lowest domain that names one.
+     */
+    public static Optional<UUID> identity(HostView view) {
+        return view.peers().stream().filter(p -> p.link().isPresent() && netInterface(p).isPresent())
+                .flatMap(p -> view.domain(p.domain()).flatMap(SysfsDomain::hostUuid).stream()).findFirst()
+                .or(view::localUuid);
+    }
+
+    /**
+     * Why xdlink, speaking as {@code identity}, cannot use {@code peer}'s link: the link's domain has a host router
+     * with another UUID, which is the one the peer knows this host by; empty when it can.
+     */
+    public static Optional<String> foreignDomain(HostView view, SysfsPeer peer, Optional<UUID> identity) {
+        Optional<UUID> known = view.domain(peer.domain()).flatMap(SysfsDomain::hostUuid);
+        if (identity.isEmpty() || known.isEmpty() || known.equals(identity)) {
+            return Optional.empty();
+        }
+        return Optional.of("on domain" + peer.domain() + ", where the peer knows this host as " + known.get()
+                + ", while xdlink speaks for it as " + identity.get() + " (the host router of another domain); the"
+                + " peer would refuse it over this link (cable the hosts' links to one USB4 controller on each host)");
     }
 
     private static Optional<String> netInterface(SysfsPeer p) {

@@ -86,8 +86,8 @@ class HostTopologyTest {
             assertThat(t.links()).extracting(HostLink::id).containsExactly("0-1");
             assertThat(t.problems()).containsExactly("1-1: on domain1, where the peer knows this host as "
                     + SECOND_DOMAIN + ", while xdlink speaks for it as " + HOST + " (the host router of another"
-                    + " domain); the peer would refuse it over this link, so no rails over it (cable the hosts' links"
-                    + " to one USB4 controller on each host)");
+                    + " domain); the peer would refuse it over this link (cable the hosts' links to one USB4"
+                    + " controller on each host), so no rails over it");
             assertThat(t.peers()).extracting(PeerInfo::domain).containsExactly(PEER);
         }
     }
