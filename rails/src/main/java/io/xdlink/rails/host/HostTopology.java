@@ -50,10 +50,6 @@ public record HostTopology(Optional<UUID> localUuid, List<HostLink> links, List<
         return of(ThunderboltSysfs.read(root), identity);
     }
 
-    static HostTopology of(HostView view) {
-        return of(view, null);
-    }
-
     private static HostTopology of(HostView view, UUID identity) {
         List<String> problems = new ArrayList<>();
         view.problems().forEach(p -> problems.add(p.message()));
