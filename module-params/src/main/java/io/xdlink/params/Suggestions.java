@@ -30,8 +30,8 @@ public final class Suggestions {
         return scored.stream().limit(limit).map(Scored::name).toList();
     }
 
-    /** Levenshtein distance, bounded work: inputs are clipped to 64 characters by the callers. */
-    static int distance(String a, String b) {
+    /** Levenshtein distance, bounded work: inputs are clipped to their first 64 characters. */
+    public static int distance(String a, String b) {
         if (a.length() > 64) {
             a = a.substring(0, 64);
         }

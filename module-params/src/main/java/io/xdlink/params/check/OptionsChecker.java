@@ -241,25 +241,7 @@ public final class OptionsChecker {
 
     private static boolean editDistanceAtMostTwo(String a, String b) {
         // Names longer than any module name cannot be within two edits of one; this also bounds the work.
-        if (Math.abs(a.length() - b.length()) > 2 || a.equals(b)) {
-            return false;
-        }
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()] <= 2;
+        return Math.abs(a.length() - b.length()) <= 2 && !a.equals(b) && Suggestions.distance(a, b) <= 2;
     }
 
     private static Finding finding(Severity severity, Finding.Kind kind, ModprobeCommand.Options o,
