@@ -2,7 +2,8 @@
 # xdlink beside a plain TCP socket in the two-host lab, as a user runs it: `./xdlink bench` as server in one network
 # namespace and client in the other, over veth "cables" (unshaped by default, so the processors are the limit, as on
 # a 20-40 Gb/s USB4 link), each size once cold (--no-perform_warm_up: the first table a user sees) and once warm,
-# every run with --baseline raw so both figures come from the same two processes. Prints a markdown table of
+# every run with --baseline raw (or --baseline poll: a socket whose ends poll, as xdlink's do) so both figures come
+# from the same two processes. Prints a markdown table of
 # xdlink's and the socket's figures and their ratio, the share of processor time the hypervisor took during each run
 # (the bench's Host line; a run with much of it says little alone), and the load average before and after. Needs
 # root. With --repeat N each row runs N times, one after the other, and a last row per size gives the median of its
@@ -11,18 +12,20 @@
 # whichever spell it meets.
 #
 #   bench/lab-ratios.sh [--cables N] [--rate MBIT|none] [--bw "4K 64K 1M 8M"] [--lat "2 4K 64K"] [--iters N]
-#                       [--repeat N] [--tag T] [-- extra bench options...]
+#                       [--repeat N] [--tag T] [--baseline raw|poll] [-- extra bench options...]
 #
 # The lab comes from shared/lab/two-hosts.sh beside the repository; it is taken down at the end.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 lab="$here/../shared/lab/two-hosts.sh"
-cables=1 rate=none bw="4K 64K 1M 8M" lat="2 4K 64K" iters="" repeat=1 tag=xr extra=()
+cables=1 rate=none bw="4K 64K 1M 8M" lat="2 4K 64K" iters="" repeat=1 tag=xr baseline=raw extra=()
 while [ $# -gt 0 ]; do case $1 in
   --cables) cables=$2; shift 2;; --rate) rate=$2; shift 2;; --bw) bw=$2; shift 2;; --lat) lat=$2; shift 2;;
   --iters) iters=$2; shift 2;; --repeat) repeat=$2; shift 2;; --tag) tag=$2; shift 2;;
+  --baseline) baseline=$2; shift 2;;
   --) shift; extra=("$@"); break;;
   *) echo "lab-ratios.sh: unknown option $1" >&2; exit 2;; esac; done
+case $baseline in raw|poll) ;; *) echo "lab-ratios.sh: --baseline is raw or poll, got '$baseline'" >&2; exit 2;; esac
 case $repeat in ''|*[!0-9]*|0) echo "lab-ratios.sh: --repeat takes a whole number of runs, 1 or more, got '$repeat'" >&2
   exit 2;; esac
 [ "$(id -u)" = 0 ] || { echo "lab-ratios.sh: needs root (network namespaces)" >&2; exit 1; }
@@ -37,7 +40,7 @@ out=$(mktemp -d)
 run() {
   local test=$1 size=$2 warm=$3 n=()
   [ -n "$iters" ] && n=(-n "$iters")
-  local args=(bench "$test" --report_gbits -s "$size" "${n[@]}" --baseline raw "$warm" "${extra[@]}")
+  local args=(bench "$test" --report_gbits -s "$size" "${n[@]}" --baseline "$baseline" "$warm" "${extra[@]}")
   ip netns exec "$tag-a" "$here/xdlink" "${args[@]}" -P "host_root=$root/a" >"$out/server" 2>&1 &
   local server=$!
   # A cold JVM on a busy host can take seconds to listen; up to a minute before the client tries.
@@ -54,7 +57,7 @@ run() {
           else printf "%s %s %s\n", x[4], r[4], steal }' "$out/client"
 }
 
-echo "lab: $cables cable(s), rate $rate; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "lab: $cables cable(s), rate $rate, baseline $baseline; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| size | cold xdlink Gb/s | cold raw Gb/s | cold ratio | warm xdlink Gb/s | warm raw Gb/s | warm ratio | steal cold / warm |"
 echo "|---|---|---|---|---|---|---|---|"

@@ -154,7 +154,8 @@ final class BenchClient extends BenchSide {
     }
 
     static String baselinePath(String host, BenchSettings s) {
-        return "plain TCP socket to " + host + ", same sizes and iterations"
+        return "plain TCP socket to " + host + (s.baselinePolls() ? ", both ends polling" : "")
+                + ", same sizes and iterations"
                 + (s.inTurns() ? ", in " + s.turns() + " turns with xdlink's" : "");
     }
 

@@ -206,7 +206,8 @@ final class BenchMain {
         }
         BenchReport report = BenchReport.of(label, info, s.unit(), rows);
         BenchReport baseline = raw.isEmpty() ? null
-                : BenchReport.of("raw TCP baseline", rawInfo, s.unit(), raw);
+                : BenchReport.of(s.baselinePolls() ? "polling TCP baseline" : "raw TCP baseline", rawInfo, s.unit(),
+                        raw);
         if (s.json() != null) {
             String json = report.toJson(baseline);
             if (Output.isStdout(s.json())) {

@@ -107,12 +107,14 @@ public final class BenchOptions {
             description = "An earlier --json result to draw beside this run in --plot; repeatable.")
     List<Path> compare = new ArrayList<>();
 
-    @Option(names = "--baseline", paramLabel = "raw",
-            description = "raw: also run the same transfer over a plain TCP socket and print the ratio.")
+    @Option(names = "--baseline", paramLabel = "raw|poll",
+            description = "raw: also run the same transfer over a plain TCP socket and print the ratio; poll: the "
+                    + "same, with both ends of the socket polling non-blocking calls in a spin, as xdlink's ends "
+                    + "poll, rather than waiting in blocking ones.")
     String baseline;
 
     @Option(names = "--turns", paramLabel = "N",
-            description = "With --baseline raw: run each size's iterations in N turns, xdlink's and the socket's "
+            description = "With --baseline: run each size's iterations in N turns, xdlink's and the socket's "
                     + "alternating, so that both span the same stretch of time (default: 1, the socket after "
                     + "xdlink).")
     Integer turns;
@@ -168,12 +170,13 @@ public final class BenchOptions {
                 throw new UsageException("--rail needs an interface name or an address, got " + Text.quote(r));
             }
         }
-        if (baseline != null && !baseline.equals("raw")) {
-            throw new UsageException("--baseline knows only 'raw', got " + Text.quote(baseline));
+        if (baseline != null && !baseline.equals("raw") && !baseline.equals("poll")) {
+            throw new UsageException("--baseline knows 'raw' (a blocking socket) and 'poll' (a polling one), got "
+                    + Text.quote(baseline));
         }
         if (turns != null) {
             if (baseline == null) {
-                throw new UsageException("--turns alternates xdlink with the plain socket; give --baseline raw too");
+                throw new UsageException("--turns alternates xdlink with the plain socket; give --baseline raw or poll too");
             }
             range("--turns", turns, 1, MAX_TURNS);
             if (duration != null && turns > 1) {
@@ -218,7 +221,7 @@ public final class BenchOptions {
         return new BenchSettings(test, server, sizes, iters, duration,
                 gbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port, qps, depth, moderation, rails, loopback,
                 new BenchParams.Explicit(implied, given), json, plot, compare, baseline != null,
-                turns == null ? 1 : turns, Duration.ofSeconds(timeoutSeconds), all && stderrIsTerminal,
+                "poll".equals(baseline), turns == null ? 1 : turns, Duration.ofSeconds(timeoutSeconds), all && stderrIsTerminal,
                 warmUp == null || warmUp,
                 all || size != null, iterations != null);
     }

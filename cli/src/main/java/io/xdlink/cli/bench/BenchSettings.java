@@ -26,6 +26,7 @@ import java.util.ArrayList;
  * @param plot        where to draw them, or null
  * @param compare     earlier result files to draw beside this run
  * @param baselineRaw also run the same transfer over a plain TCP socket and print the ratio
+ * @param baselinePolls with the baseline: both of its ends poll non-blocking calls in a spin instead of blocking
  * @param turns       with the baseline: turns per size, xdlink's and the socket's alternating; 1 runs the socket
  *                    after every size of xdlink's
  * @param timeout     how long to wait for the peer at any step
@@ -37,8 +38,11 @@ import java.util.ArrayList;
 public record BenchSettings(BenchTest test, String server, List<Long> sizes, long iterations, Duration duration,
                             ReportUnit unit, int port, int qps, int txDepth, int cqMod, List<String> rails,
                             boolean loopback, BenchParams.Explicit params, Path json, Path plot, List<Path> compare,
-                            boolean baselineRaw, int turns, Duration timeout, boolean progress, boolean warmUp,
+                            boolean baselineRaw, boolean baselinePolls, int turns, Duration timeout, boolean progress, boolean warmUp,
                             boolean sizesGiven, boolean itersGiven) {
+
+    /** The SETUP record's {@code raw} for a polling baseline (1: a blocking one, 0: none). */
+    private static final long RAW_POLLS = 2;
 
     /** perftest's {@code -a}: every power of two from 2 bytes to 8 MiB. */
     public static final List<Long> ALL_SIZES;
@@ -82,7 +86,8 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
                 .with("sizes", sizesField(sizes))
                 .with("iters", iterations).with("duration", durationMode() ? duration.toSeconds() : 0)
                 .with("qps", qps).with("txdepth", txDepth).with("cqmod", cqMod)
-                .with("gbits", unit == ReportUnit.GBIT_PER_SEC ? 1 : 0).with("raw", baselineRaw ? 1 : 0)
+                .with("gbits", unit == ReportUnit.GBIT_PER_SEC ? 1 : 0)
+                .with("raw", baselineRaw ? (baselinePolls ? RAW_POLLS : 1) : 0)
                 .with("warm", warmUp ? 1 : 0);
         // Only when it says something: a record holds 255 bytes, and -a with the client's buffer takes most of them.
         return turns > 1 ? r.with("turns", turns) : r;
@@ -109,7 +114,7 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
                 (int) setup.getLong("qps", 1, BenchOptions.MAX_QPS),
                 (int) setup.getLong("txdepth", 1, BenchOptions.MAX_TX_DEPTH),
                 (int) setup.getLong("cqmod", 1, BenchOptions.MAX_CQ_MOD), rails, false, params, json, plot, compare,
-                setup.getLong("raw", 0, 1) == 1,
+                setup.getLong("raw", 0, 2) > 0, setup.getLong("raw", 0, 2) == RAW_POLLS,
                 setup.values().get("turns") == null ? 1 : (int) setup.getLong("turns", 1, BenchOptions.MAX_TURNS),
                 timeout, false, setup.getLong("warm", 0, 1) == 1, false, false);
     }

@@ -12,13 +12,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.net.BindException;
-import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedChannelException;
 
 /**
  * {@code --baseline raw}: the same sizes and iterations over one plain TCP connection, without xdlink's protocol, so
  * the overhead shows as a ratio in the same run. Bandwidth is bytes over the time from the first write until the
  * server acknowledges the last byte (no peak: a socket has no completions to window); latency is a ping-pong of the
  * same size with perftest's statistics.
+ *
+ * <p>With {@code --baseline poll} both ends make every call of a run non-blocking and call again at once while it
+ * moves nothing, as xdlink's ends poll their completions: on a virtual machine a blocking socket's round trip pays
+ * for the wake-up of the thread it woke, two to four times what a polling one takes, which would flatter xdlink's
+ * latency. The server still waits for each run's header in a blocking call, so that between runs, while xdlink's
+ * share of a run in turns goes on, it takes no processor from it.
  */
 final class RawBaseline {
     private static final int HEADER = 16;
@@ -110,6 +116,7 @@ final class RawBaseline {
                 dog = new Watchdog(ch, s.timeout());
                 ch.socket().connect(new InetSocketAddress(host, port), timeoutMillis(s.timeout()));
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                ch.configureBlocking(!s.baselinePolls());
                 return new Client(s, ch, dog);
             } catch (IOException e) {
                 closeQuietly(ch, dog);
@@ -329,7 +336,9 @@ final class RawBaseline {
             try {
                 for (int k = 0; k < measured; ) {
                     header.clear();
+                    ch.configureBlocking(true);
                     readFully(ch, header, dog);
+                    ch.configureBlocking(!s.baselinePolls());
                     long size = header.getLong(0);
                     long announced = header.getLong(8);
                     // A negative count is an unmeasured warm-up before the size that follows.
@@ -371,20 +380,23 @@ final class RawBaseline {
     }
 
     private static BenchException failure(IOException e, BenchSettings s) {
-        if (e instanceof AsynchronousCloseException) {
+        // The watchdog closed the channel: a blocking call it woke says AsynchronousCloseException, a polling one's
+        // next call its superclass.
+        if (e instanceof ClosedChannelException) {
             return new BenchException("the raw baseline made no progress for " + Rendezvous.seconds(s.timeout())
                     + "; the peer stopped");
         }
         return new BenchException("the raw baseline failed: " + e.getMessage());
     }
 
+    /** Writes all of {@code b}; a non-blocking channel's call that wrote nothing is made again at once. */
     private static void writeFully(SocketChannel ch, ByteBuffer b, Watchdog dog) throws IOException {
         while (b.hasRemaining()) {
-            ch.write(b);
-            dog.progress();
+            moved(ch.write(b), dog);
         }
     }
 
+    /** Reads until {@code b} is full, as {@link #writeFully} writes; returns the bytes read. */
     private static int readFully(SocketChannel ch, ByteBuffer b, Watchdog dog) throws IOException {
         int n = 0;
         while (b.hasRemaining()) {
@@ -393,9 +405,18 @@ final class RawBaseline {
                 throw new EOFException("the peer closed the baseline connection");
             }
             n += r;
-            dog.progress();
+            moved(r, dog);
         }
         return n;
+    }
+
+    /** Only bytes that moved count as progress: a polling end that finds none spins, and its peer may be gone. */
+    private static void moved(int bytes, Watchdog dog) {
+        if (bytes > 0) {
+            dog.progress();
+        } else {
+            Thread.onSpinWait();
+        }
     }
 
     /**

@@ -162,6 +162,24 @@ class BenchLoopbackTest {
     }
 
     @Test
+    void aPollingBaselineSaysSoAndRunsEveryIterationAlone() {
+        CliRun lat = CliRun.main("bench", "write_lat", "--loopback", "-n", "200", "--baseline", "poll", "--turns",
+                "2", "--json", "-");
+        assertThat(lat.exit()).as(lat.err()).isZero();
+        assertThat(lat.err()).contains(" Baseline        : plain TCP socket to 127.0.0.1, both ends polling, same "
+                + "sizes and iterations, in 2 turns with xdlink's").containsPattern(" 2 +xdlink/raw latency: ");
+        List<BenchReport> runs = BenchReport.allFromJson("stdout", lat.out());
+        assertThat(runs).hasSize(2);
+        assertThat(runs.get(1).label()).isEqualTo("polling TCP baseline");
+
+        CliRun bw = CliRun.main("bench", "write_bw", "--loopback", "-n", "40", "--baseline", "poll", NO_WARM_UP);
+        assertThat(bw.exit()).as(bw.err()).isZero();
+        assertThat(bw.out()).contains(" Baseline        : plain TCP socket to 127.0.0.1, both ends polling")
+                .containsPattern(" 65536      xdlink/raw bandwidth: \\d+\\.\\d\\d");
+        assertThat(table(bw.out()).stream().filter(l -> BW_ROW.matcher(l).matches())).hasSize(2);
+    }
+
+    @Test
     void jsonToStandardOutputHoldsTheRunAndItsRawBaselineAndNothingElse() {
         CliRun r = CliRun.main("bench", "write_bw", "--loopback", "-n", "20", "--baseline", "raw", "--json", "-",
                 NO_WARM_UP);

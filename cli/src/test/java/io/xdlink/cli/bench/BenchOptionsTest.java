@@ -55,7 +55,8 @@ class BenchOptionsTest {
         refused("--link must be gen2x1, gen2x2, gen3x1, gen3x2 or gen4x2, got \"usb3\"", "bench", "write_bw",
                 "--loopback", "--link", "usb3");
         refused("--link gen4x1 does not exist", "bench", "write_bw", "--loopback", "--link", "gen4x1");
-        refused("--baseline knows only 'raw'", "bench", "write_bw", "--baseline", "ipoib");
+        refused("--baseline knows 'raw' (a blocking socket) and 'poll' (a polling one), got \"ipoib\"", "bench",
+                "write_bw", "--baseline", "ipoib");
         refused("--plot writes a PNG", "bench", "write_bw", "--plot", "out.svg");
         refused("--compare adds runs to a plot", "bench", "write_bw", "--compare", "a.json");
         refused("latency tests ping-pong on one queue pair; drop -q 2", "bench", "write_lat", "-q", "2");
@@ -213,7 +214,8 @@ class BenchOptionsTest {
 
     @Test
     void turnsNeedTheBaselineAndIterationsToShareAndNoDuration() {
-        refused("--turns alternates xdlink with the plain socket; give --baseline raw too", "bench", "write_lat",
+        refused("--turns alternates xdlink with the plain socket; give --baseline raw or poll too", "bench",
+                "write_lat",
                 "--turns", "4");
         refused("--turns must be between 1 and 1000, got 0", "bench", "write_lat", "--baseline", "raw", "--turns",
                 "0");
@@ -245,6 +247,35 @@ class BenchOptionsTest {
             org.assertj.core.api.Assertions.assertThatThrownBy(
                     () -> server.adopt(BenchRecord.parse(hostile, "SETUP"))).as(hostile)
                     .isInstanceOf(BenchException.class);
+        }
+    }
+
+    @Test
+    void aPollingBaselineTravelsToTheServerAndOnlyAsAValueItKnows() {
+        BenchSettings server = new BenchOptions().settings(BenchTest.WRITE_LAT, false);
+        for (String mode : List.of("raw", "poll")) {
+            BenchOptions o = new BenchOptions();
+            new CommandLine(o).parseArgs("10.0.0.1", "--baseline", mode);
+            BenchSettings c = o.settings(BenchTest.WRITE_LAT, false);
+            assertThat(c.baselineRaw()).isTrue();
+            assertThat(c.baselinePolls()).as(mode).isEqualTo(mode.equals("poll"));
+            BenchSettings agreed = server.adopt(BenchRecord.parse(c.toRecord().format(), "SETUP"));
+            assertThat(agreed.baselineRaw()).isTrue();
+            assertThat(agreed.baselinePolls()).as(mode).isEqualTo(mode.equals("poll"));
+        }
+        BenchSettings none = server.adopt(BenchRecord.parse(
+                new BenchOptions().settings(BenchTest.WRITE_LAT, false).toRecord().format(), "SETUP"));
+        assertThat(none.baselineRaw()).isFalse();
+        assertThat(none.baselinePolls()).isFalse();
+        BenchOptions o = new BenchOptions();
+        new CommandLine(o).parseArgs("10.0.0.1", "--baseline", "poll");
+        String setup = o.settings(BenchTest.WRITE_LAT, false).toRecord().format();
+        assertThat(setup).contains(" raw=2");
+        for (String raw : List.of("3", "-1", "x")) {
+            String hostile = setup.replace(" raw=2", " raw=" + raw);
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> server.adopt(BenchRecord.parse(hostile, "SETUP"))).as(hostile)
+                    .isInstanceOf(BenchException.class).hasMessageContaining("raw");
         }
     }
 

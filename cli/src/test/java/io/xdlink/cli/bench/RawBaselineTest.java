@@ -17,9 +17,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RawBaselineTest {
 
     private static BenchSettings settings(String... args) {
+        return settings(BenchTest.WRITE_BW, args);
+    }
+
+    private static BenchSettings settings(BenchTest test, String... args) {
         BenchOptions o = new BenchOptions();
         new picocli.CommandLine(o).parseArgs(args);
-        return o.settings(BenchTest.WRITE_BW, false);
+        return o.settings(test, false);
     }
 
     /** Runs the server for {@code s} and hands its outcome (null, or what it threw) to the caller's client. */
@@ -161,6 +165,50 @@ class RawBaselineTest {
         try (RawBaseline.Server server = served.get(10, TimeUnit.SECONDS)) {
             assertThatThrownBy(server::finish).isInstanceOf(BenchException.class)
                     .hasMessage("the raw baseline failed: the peer closed the baseline connection");
+        }
+    }
+
+    @Test
+    void aPollingServerEchoesEveryRoundTripByteForByte() throws Exception {
+        ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
+        CompletableFuture<Throwable> server = serve(ss, settings(BenchTest.WRITE_LAT, "-s", "64", "-n", "200",
+                "--baseline", "poll"));
+        java.util.Random random = new java.util.Random(0x5eed);
+        try (Socket c = new Socket()) {
+            c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+            DataOutputStream out = new DataOutputStream(c.getOutputStream());
+            DataInputStream in = new DataInputStream(c.getInputStream());
+            for (long count : new long[] {-50, 200}) {
+                header(out, 64, count);
+                for (long i = 0; i < Math.abs(count); i++) {
+                    byte[] ping = new byte[64];
+                    random.nextBytes(ping);
+                    out.write(ping);
+                    out.flush();
+                    byte[] pong = new byte[64];
+                    in.readFully(pong);
+                    assertThat(pong).as("round trip %d of %d", i, count).isEqualTo(ping);
+                }
+            }
+        }
+        assertThat(server.get(10, TimeUnit.SECONDS)).as("the server ends after the one agreed size").isNull();
+    }
+
+    @Test
+    void aPollingServerWhosePeerFallsSilentMidRunStopsAfterTheTimeout() throws Exception {
+        ServerSocketChannel ss = RawBaseline.listen("127.0.0.1", 0);
+        CompletableFuture<Throwable> server = serve(ss, settings(BenchTest.WRITE_LAT, "-s", "64", "-n", "200",
+                "--baseline", "poll", "--timeout", "1"));
+        try (Socket c = new Socket()) {
+            c.connect(new InetSocketAddress("127.0.0.1", ss.socket().getLocalPort()), 5000);
+            DataOutputStream out = new DataOutputStream(c.getOutputStream());
+            header(out, 64, 200);
+            out.write(new byte[64]);
+            out.flush();
+            new DataInputStream(c.getInputStream()).readFully(new byte[64]);
+            // Silent from here, the socket open: the server spins on its reads until its watchdog gives up.
+            assertThat(server.get(10, TimeUnit.SECONDS)).isInstanceOf(BenchException.class)
+                    .hasMessage("the raw baseline made no progress for 1 s; the peer stopped");
         }
     }
 }
