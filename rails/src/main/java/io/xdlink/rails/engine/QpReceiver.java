@@ -69,6 +69,16 @@ final class QpReceiver {
     private NakReason errorNak;
     private int errorNakMsn;
     private long errorNakAt;
+    /**
+     * A message found to be refused while an earlier one was still arriving (its frames on another rail, behind a
+     * striped write's later block): as a reliable connection's responder takes packets in order, the earlier ones
+     * complete first and the refusal follows them. Until then no frame of it or of a later message is taken.
+     */
+    private boolean refusalDue;
+    private Opcode dueOp;
+    private int dueMsn;
+    private NakReason dueReason;
+    private CompletionStatus dueStatus;
 
     QpReceiver(QpCore qp, DeviceEngine engine, int maxMessages, int psnWindow, int maxRecv) {
         this.qp = qp;
@@ -155,6 +165,9 @@ final class QpReceiver {
             engine.counters.malformedFrames++;
             return;
         }
+        if (refusalDue && msn - dueMsn >= 0) {
+            return; // refused once the messages before it are in; the sender resends until it hears so
+        }
         int slot = msn & tableMask;
         Opcode op = v.opcode();
         if (mState[slot] == EMPTY) {
@@ -167,7 +180,8 @@ final class QpReceiver {
             mRegion[slot] = null;
             mState[slot] = IN_PROGRESS;
         } else if (mMsn[slot] != msn || mTotal[slot] != v.total() || mOp[slot] != op) {
-            refuse(pool, op, msn, NakReason.INVALID_REQUEST, CompletionStatus.REMOTE_INVALID_REQUEST_ERROR, now);
+            refuseInOrder(pool, op, msn, NakReason.INVALID_REQUEST, CompletionStatus.REMOTE_INVALID_REQUEST_ERROR,
+                    now);
             return;
         }
         int len = v.payloadLength();
@@ -180,7 +194,7 @@ final class QpReceiver {
             }
             RecvRequest r = rq[v.recvIndex() & rqMask];
             if (v.total() > r.length) {
-                refuse(pool, op, msn, NakReason.INVALID_REQUEST, CompletionStatus.LOCAL_LENGTH_ERROR, now);
+                refuseInOrder(pool, op, msn, NakReason.INVALID_REQUEST, CompletionStatus.LOCAL_LENGTH_ERROR, now);
                 return;
             }
             target = r.mr == null ? null : r.mr.segment();
@@ -205,7 +219,8 @@ final class QpReceiver {
                     rel = mr == null ? -1 : v.raddr() - mr.address();
                     if (mr == null || !mr.isValid() || mr.pd() != qp.pd() || !mr.allows(Access.REMOTE_WRITE)
                             || rel < 0 || v.total() > mr.length() - rel) {
-                        refuse(pool, op, msn, NakReason.REMOTE_ACCESS, CompletionStatus.REMOTE_ACCESS_ERROR, now);
+                        refuseInOrder(pool, op, msn, NakReason.REMOTE_ACCESS, CompletionStatus.REMOTE_ACCESS_ERROR,
+                                now);
                         return;
                     }
                     mRegion[slot] = mr;
@@ -247,7 +262,8 @@ final class QpReceiver {
                 MemorySegment.copy(payload, payloadOffset, target, at, len);
             } catch (RuntimeException closed) {
                 // The target memory was closed under a registered region: the bytes cannot be placed.
-                refuse(pool, op, msn, NakReason.REMOTE_OPERATION, CompletionStatus.LOCAL_PROTECTION_ERROR, now);
+                refuseInOrder(pool, op, msn, NakReason.REMOTE_OPERATION, CompletionStatus.LOCAL_PROTECTION_ERROR,
+                        now);
                 return REFUSED;
             }
         }
@@ -267,6 +283,10 @@ final class QpReceiver {
             mState[slot] = COMPLETE;
             completeInOrder();
             placed = COMPLETED;
+            if (refusalDue && completedMsn == dueMsn) {
+                refusalDue = false;
+                refuse(pool, dueOp, dueMsn, dueReason, dueStatus, now);
+            }
         }
         markDirty(pool);
         return placed;
@@ -304,6 +324,9 @@ final class QpReceiver {
         int dp = psn - expectedPsn;
         if (state == QpState.ERROR || state == QpState.CLOSED || qp.pool != pool || dp < 0 || dp >= psnWindow
                 || (dp > 0 && bit(psn))) {
+            return false;
+        }
+        if (refusalDue && msn - dueMsn >= 0) {
             return false;
         }
         int slot = msn & tableMask;
@@ -356,6 +379,24 @@ final class QpReceiver {
             rnrNakMsn = msn;
             rnrNakAt = now;
             pool.nak(qp.peerQpn, msn, NakReason.RECEIVER_NOT_READY);
+        }
+    }
+
+    /**
+     * Refuses message {@code msn} now if every message before it is complete, else once they are ({@link
+     * #refusalDue}); the earliest refused message is the one that counts.
+     */
+    private void refuseInOrder(PeerPool pool, Opcode op, int msn, NakReason reason, CompletionStatus local,
+                               long now) {
+        if (msn == completedMsn) {
+            refusalDue = false;
+            refuse(pool, op, msn, reason, local, now);
+        } else if (!refusalDue || msn - dueMsn < 0) {
+            refusalDue = true;
+            dueOp = op;
+            dueMsn = msn;
+            dueReason = reason;
+            dueStatus = local;
         }
     }
 

@@ -23,6 +23,12 @@ class QpReceiverTest {
         boolean post(QueuePair qp, MemoryRegion src, MemoryRegion target);
     }
 
+    /**
+     * A good write striped over both rails, the attack, then a write behind it. The attack is small, so it goes
+     * whole to the first rail and reaches the target while the good write's block on the second rail is still on
+     * its way: the good write must still complete, the refusal waiting for it as a reliable connection's responder,
+     * taking packets in order, would.
+     */
     private void refused(Attack attack, Access... targetRights) throws Exception {
         try (TwoDevices t = TwoDevices.simple(2).connect(); Arena arena = Arena.ofShared()) {
             MemorySegment src = arena.allocate(100_000);
