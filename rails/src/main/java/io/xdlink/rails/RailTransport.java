@@ -108,6 +108,14 @@ public interface RailTransport extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Whether a {@link #poll} that finds nothing still costs a system call (a TCP socket's read), so that an engine
+     * whose owner polls often may look at this rail less often while it is idle. A ring in memory answers false.
+     */
+    default boolean emptyPollIsACall() {
+        return false;
+    }
+
     @Override
     void close();
 

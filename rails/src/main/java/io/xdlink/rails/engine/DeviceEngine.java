@@ -37,6 +37,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class DeviceEngine implements Agent {
     private static final int POLL_LIMIT = 256;
     private static final int BURST = 64;
+    /**
+     * In an owner's look, a rail that is not its pool's first rail up and handed over nothing for this long is read
+     * only once per {@link #IDLE_RAIL_LOOK_NANOS}, where an empty read is a system call ({@link
+     * RailTransport#emptyPollIsACall}). Small writes and acknowledgements go on the first rail up, so on two cables a
+     * ping-pong keeps the second one idle, and reading it in every look put an empty read on each turn's path.
+     */
+    static final long IDLE_RAIL_NANOS = 1_000_000;
+    static final long IDLE_RAIL_LOOK_NANOS = 20_000;
 
     final Device device;
     final RailsSettings settings;
@@ -170,7 +178,7 @@ public final class DeviceEngine implements Agent {
             work += flush();
         }
         if (!posting || work == 0) {
-            work += receive();
+            work += receive(standingBy);
         }
         if (now >= nextDeadline) {
             work += runTimers();
@@ -219,14 +227,24 @@ public final class DeviceEngine implements Agent {
      * round of slices: an ACK then never speaks for much more than its share of frames per rail, however large the
      * batches waiting in the rings.
      */
-    private int receive() {
+    /** Polls the rails and dispatches what arrived; in an owner's look ({@code look}), idle rails only now and then. */
+    private int receive(boolean look) {
         int slice = settings.ackEveryFrames();
         int total = 0;
         while (total < POLL_LIMIT * Math.max(1, rails.size())) {
             int got = 0;
             boolean more = false;
             for (int i = 0; i < rails.size(); i++) {
-                int n = poll(rails.get(i), slice);
+                Rail r = rails.get(i);
+                if (look && resting(r)) {
+                    continue;
+                }
+                int n = poll(r, slice);
+                r.lastPolledAt = now;
+                if (n > 0 || !r.polled) {
+                    r.lastFrameAt = now;
+                    r.polled = true;
+                }
                 got += n;
                 more |= n >= slice;
             }
@@ -241,6 +259,17 @@ public final class DeviceEngine implements Agent {
             }
         }
         return total;
+    }
+
+    /**
+     * Whether an owner's look leaves {@code r} alone this time: one of several rails, not its pool's first up, its
+     * empty read a system call, nothing from it for {@link #IDLE_RAIL_NANOS} and read within the last
+     * {@link #IDLE_RAIL_LOOK_NANOS}. Full cycles (the standby's, an owner's posts) read every rail.
+     */
+    private boolean resting(Rail r) {
+        return rails.size() > 1 && r.polled && r.transport.emptyPollIsACall()
+                && now - r.lastFrameAt >= IDLE_RAIL_NANOS && now - r.lastPolledAt < IDLE_RAIL_LOOK_NANOS
+                && (r.pool == null || !r.pool.isFirstUp(r));
     }
 
     private int poll(Rail rail, int limit) {

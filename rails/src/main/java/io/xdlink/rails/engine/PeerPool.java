@@ -63,6 +63,12 @@ final class PeerPool {
         return !planner.up().isEmpty();
     }
 
+    /** Whether {@code rail} is this pool's first rail up: where its small writes and acknowledgements go. */
+    boolean isFirstUp(Rail rail) {
+        List<Rail> up = planner.up();
+        return !up.isEmpty() && up.getFirst() == rail;
+    }
+
     /** Takes every block queued on {@code rail} (failing) and gives its unsent frames to the others. */
     void takeBlocks(Rail rail) {
         planner.takeBlocks(rail, rails);

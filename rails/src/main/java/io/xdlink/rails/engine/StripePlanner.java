@@ -8,8 +8,9 @@ import java.util.List;
  * Stripe planning for one pool: which of its rails are up (lowest-numbered first, as the pool keeps them), and
  * onto which of their queues each request's frames go. A request at least {@code stripe_min_bytes} long is cut into
  * chunks of half its queue pair's packet window, each striped over every rail up by the {@link Striper}'s weights,
- * so all rails work inside the window; a smaller one goes whole to the least-loaded rail. Blocks with no rail up
- * park until one comes up, and a failing rail's unsent frames are placed again on the others. Engine thread only.
+ * so all rails work inside the window; a smaller one goes whole to one rail ({@link Striper#forSmallWrite}). Blocks
+ * with no rail up park until one comes up, and a failing rail's unsent frames are placed again on the others. Engine
+ * thread only.
  */
 final class StripePlanner {
     private final long stripeMinBytes;
@@ -59,7 +60,7 @@ final class StripePlanner {
     }
 
     private void place(Block b) {
-        Rail r = striper.leastLoaded(up);
+        Rail r = striper.forSmallWrite(up);
         if (r == null) {
             parked.add(b);
         } else {

@@ -205,6 +205,11 @@ public final class TcpRailTransport implements RailTransport {
     }
 
     @Override
+    public boolean emptyPollIsACall() {
+        return true;
+    }
+
+    @Override
     public boolean midTransfer() {
         return writer.pending() > 0 || runs.placing() || reader.buffered() > 0;
     }

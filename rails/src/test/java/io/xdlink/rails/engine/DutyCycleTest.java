@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DutyCycleTest {
 
     /** A rail that writes down its calls: "offer", "flush:N" for a flush that carried N frames, "poll". */
-    private static final class RecordedRail extends ForwardingRailTransport {
+    private static class RecordedRail extends ForwardingRailTransport {
         final List<String> calls = new ArrayList<>();
         private int offered;
 
@@ -199,6 +199,146 @@ class DutyCycleTest {
             rails[0].calls.clear();
             t.a.agent().doWork();
             assertThat(rails[0].calls).containsOnlyOnce("poll");
+        }
+    }
+
+    /** A recorded rail whose empty poll costs a system call, as a TCP rail's read does. */
+    private static final class CallingRail extends RecordedRail {
+        CallingRail(RailTransport inner) {
+            super(inner);
+        }
+
+        @Override
+        public boolean emptyPollIsACall() {
+            return true;
+        }
+    }
+
+    /** Two devices over two cables, each end's rails recorded: {@code a[i]} and {@code b[i]} are rail i's ends. */
+    private static TwoDevices twoCables(RecordedRail[] a, RecordedRail[] b, boolean calling) {
+        for (int i = 0; i < 2; i++) {
+            InMemoryRailPair p = InMemoryRailPair.create(new RailInfo("mem" + i, "cable" + i,
+                    LinkState.of(Generation.GEN3, 2), false), 1024);
+            a[i] = calling ? new CallingRail(p.a()) : new RecordedRail(p.a());
+            b[i] = calling ? new CallingRail(p.b()) : new RecordedRail(p.b());
+        }
+        return new TwoDevices(List.of(a), List.of(b), RailsSettings.defaults(), 42);
+    }
+
+    /**
+     * On two cables a ping-pong of small writes keeps to the first rail at both ends, its acknowledgements with it:
+     * one write per turn, as on one cable. Each turn posts two writes, as the plugin's host posts a receive's
+     * advertisement and then its answer: spread by load alone, the second went to the other rail, behind the first,
+     * and each turn took a write on each cable.
+     */
+    @Test
+    void aSmallPingPongOnTwoCablesKeepsToTheFirstRail() throws Exception {
+        RecordedRail[] a = new RecordedRail[2];
+        RecordedRail[] b = new RecordedRail[2];
+        try (TwoDevices t = twoCables(a, b, false).connect(); Arena arena = Arena.ofShared()) {
+            MemoryRegion atA = t.pdA.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion atB = t.pdB.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            t.settle(1_000_000_000L);
+            for (RecordedRail r : List.of(a[0], a[1], b[0], b[1])) {
+                r.takeFlushes();
+            }
+            int rounds = 40;
+            for (int round = 1; round <= rounds; round++) {
+                atB.segment().set(ValueLayout.JAVA_INT, 0, round);
+                assertThat(t.qpB().postWrite(2L * round, atB, 16, 8, atA.address() + 16, atA.rkey())).isTrue();
+                assertThat(t.qpB().postWrite(2L * round + 1, atB, 0, 8, atA.address(), atA.rkey())).isTrue();
+                t.b.agent().doWork();
+                while (atA.segment().get(ValueLayout.JAVA_INT, 0) != round) {
+                    t.a.agent().doWork();
+                }
+                atA.segment().set(ValueLayout.JAVA_INT, 8, round);
+                assertThat(t.qpA().postWrite(2L * round, atA, 24, 8, atB.address() + 24, atB.rkey())).isTrue();
+                assertThat(t.qpA().postWrite(2L * round + 1, atA, 8, 8, atB.address() + 8, atB.rkey())).isTrue();
+                t.a.agent().doWork();
+                while (atB.segment().get(ValueLayout.JAVA_INT, 8) != round) {
+                    t.b.agent().doWork();
+                }
+            }
+            assertThat(b[0].takeFlushes()).as("B's pings, each with the ACK A asked for").hasSize(rounds);
+            assertThat(a[0].takeFlushes()).as("A's answers, each with the ACK B asked for").hasSize(rounds);
+            assertThat(b[1].takeFlushes()).as("B's second rail").isEmpty();
+            assertThat(a[1].takeFlushes()).as("A's second rail").isEmpty();
+        }
+    }
+
+    /**
+     * Small writes stay on the first rail only while it holds less than {@link Striper#SMALL_WRITE_SLACK} more than
+     * the other: a stream of them, nothing acknowledged meanwhile, moves to the second rail once the first is that far
+     * ahead, and from then on the two share it.
+     */
+    @Test
+    void aStreamOfSmallWritesSpreadsOnceTheFirstRailIsFarAhead() throws Exception {
+        RecordedRail[] a = new RecordedRail[2];
+        RecordedRail[] b = new RecordedRail[2];
+        int size = 16 * 1024;
+        try (TwoDevices t = twoCables(a, b, false).connect(); Arena arena = Arena.ofShared()) {
+            MemoryRegion atA = t.pdA.register(arena.allocate(size), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion atB = t.pdB.register(arena.allocate(size));
+            t.settle(1_000_000_000L);
+            b[0].calls.clear();
+            b[1].calls.clear();
+            int writes = 24;
+            for (int i = 0; i < writes; i++) {
+                assertThat(t.qpB().postWrite(i, atB, 0, size, atA.address(), atA.rkey())).isTrue();
+            }
+            t.b.agent().doWork(); // A reads nothing meanwhile, so nothing is acknowledged
+            long first = b[0].calls.stream().filter("offer"::equals).count();
+            long second = b[1].calls.stream().filter("offer"::equals).count();
+            assertThat((first + second) % writes).as("every write's frames left, as many each").isZero();
+            long perWrite = (first + second) / writes;
+            // The first rail takes writes until it holds the slack more, then the two take turns.
+            long ahead = Striper.SMALL_WRITE_SLACK / size;
+            assertThat(first / perWrite).as("writes on the first rail").isEqualTo((writes + ahead) / 2);
+            assertThat(second / perWrite).as("writes on the second rail").isEqualTo((writes - ahead) / 2);
+        }
+    }
+
+    /**
+     * In an owner's looks a second rail that is idle, and whose empty read is a system call, is read once per
+     * {@link DeviceEngine#IDLE_RAIL_LOOK_NANOS}; the first rail, which carries the small writes, in every look; and
+     * every cycle that is not a look reads both.
+     */
+    @Test
+    void anIdleSecondRailIsReadOncePerIntervalInLooksAndInEveryFullCycle() throws Exception {
+        RecordedRail[] a = new RecordedRail[2];
+        RecordedRail[] b = new RecordedRail[2];
+        try (TwoDevices t = twoCables(a, b, true).connect()) {
+            t.settle(1_000_000_000L);
+            t.clock.advance(2 * DeviceEngine.IDLE_RAIL_NANOS); // nothing arrives meanwhile: no cycle runs
+            a[0].calls.clear();
+            a[1].calls.clear();
+            for (int i = 0; i < 10; i++) {
+                t.a.agent().doWorkStandingBy();
+            }
+            assertThat(a[0].calls.stream().filter("poll"::equals)).as("the first rail").hasSize(10);
+            assertThat(a[1].calls.stream().filter("poll"::equals)).as("the idle second rail").hasSize(1);
+            t.clock.advance(DeviceEngine.IDLE_RAIL_LOOK_NANOS);
+            t.a.agent().doWorkStandingBy();
+            t.a.agent().doWorkStandingBy();
+            assertThat(a[1].calls.stream().filter("poll"::equals)).as("an interval later").hasSize(2);
+            t.a.agent().doWork();
+            assertThat(a[1].calls.stream().filter("poll"::equals)).as("a full cycle").hasSize(3);
+        }
+    }
+
+    /** Rails whose empty read costs nothing, such as the simulator's rings, are read in every look. */
+    @Test
+    void railsWhoseEmptyReadIsNoCallAreReadInEveryLook() throws Exception {
+        RecordedRail[] a = new RecordedRail[2];
+        RecordedRail[] b = new RecordedRail[2];
+        try (TwoDevices t = twoCables(a, b, false).connect()) {
+            t.settle(1_000_000_000L);
+            t.clock.advance(2 * DeviceEngine.IDLE_RAIL_NANOS);
+            a[1].calls.clear();
+            for (int i = 0; i < 10; i++) {
+                t.a.agent().doWorkStandingBy();
+            }
+            assertThat(a[1].calls.stream().filter("poll"::equals)).hasSize(10);
         }
     }
 }
