@@ -123,7 +123,7 @@ final class AckCoalescer {
     }
 
     /**
-     * Sends the ACK on the pool's control rail for the pool's rails that are up ({@code up}, lowest-numbered first)
+     * Sends the ACK on the pool's control rail for the pool's rails that are up ({@code up}, in their shared order)
      * and as many dirty queue pairs as fit; returns 1 when it went.
      */
     int send(FrameOut out, long at, List<Rail> up) {

@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * A pool's control frames waiting for a rail with control credit, sent in the order they were queued on the pool's
- * control rail (the lowest-numbered rail up with control credit). A NAK or a DISCONNECT waits while an ACK is owed
- * ({@link QueuedControl#waitsForAck()}), and a DISCONNECT goes on the rail the last ACK went on, behind it, unless
- * that rail is gone. Engine thread only.
+ * control rail (the first rail up, in the order both ends share, with control credit). A NAK or a DISCONNECT waits
+ * while an ACK is owed ({@link QueuedControl#waitsForAck()}), and a DISCONNECT goes on the rail the last ACK went on,
+ * behind it, unless that rail is gone. Engine thread only.
  */
 final class ControlOutbox {
     private final ArrayDeque<QueuedControl> queue = new ArrayDeque<>();
@@ -39,7 +39,7 @@ final class ControlOutbox {
      * @param ackOwed   an ACK is owed: a frame that {@link QueuedControl#waitsForAck() waits for it} waits
      * @param ackVia    the rail the last ACK went on, or null
      * @param pool      the pool whose frames these are (the ACK's rail counts only while it is still the pool's)
-     * @param up        the pool's rails that are up, lowest-numbered first
+     * @param up        the pool's rails that are up, in the order both ends share
      * @return frames sent
      */
     int send(FrameOut out, long now, boolean ackOwed, Rail ackVia, PeerPool pool, List<Rail> up) {
@@ -75,7 +75,7 @@ final class ControlOutbox {
         return work;
     }
 
-    /** The rail control frames go on: the lowest-numbered rail that is up and has control credit, or null. */
+    /** The rail control frames go on: the first rail up (in the order both ends share) with control credit, or null. */
     static Rail controlRail(List<Rail> up) {
         for (int i = 0; i < up.size(); i++) {
             Rail r = up.get(i);

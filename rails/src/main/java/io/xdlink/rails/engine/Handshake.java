@@ -117,4 +117,9 @@ final class Handshake {
     int peerNumber() {
         return peerNumber;
     }
+
+    /** Whether a peer was agreed and this side's identity is the smaller of the two. */
+    boolean selfIsSmaller() {
+        return peer != null && self.compareTo(peer) < 0;
+    }
 }

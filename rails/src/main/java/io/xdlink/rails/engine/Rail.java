@@ -462,6 +462,15 @@ final class Rail {
         }
     }
 
+    /**
+     * The number the device with the smaller identity gave this rail, this side's own until the handshake names the
+     * peer. Both ends order a pool's rails up by it, so its first rail, which carries the small writes and the
+     * acknowledgements, is the same cable at both ends whatever order each side found its links in.
+     */
+    int sharedNumber() {
+        return hello.peer() == null || hello.selfIsSmaller() ? number : hello.peerNumber();
+    }
+
     /** Sends the sequenced control frame {@code out} describes; the caller checked {@link #canSendControl()}. */
     boolean sendControl(FrameOut out, long now) {
         common(out, hello.epoch(), credit.nextSeq(), rx.credit());

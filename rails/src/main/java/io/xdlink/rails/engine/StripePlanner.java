@@ -2,10 +2,11 @@ package io.xdlink.rails.engine;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
- * Stripe planning for one pool: which of its rails are up (lowest-numbered first, as the pool keeps them), and
+ * Stripe planning for one pool: which of its rails are up (in the order both ends share, {@link #up}), and
  * onto which of their queues each request's frames go. A request at least {@code stripe_min_bytes} long is cut into
  * chunks of half its queue pair's packet window, each striped over every rail up by the {@link Striper}'s weights,
  * so all rails work inside the window; a smaller one goes whole to one rail ({@link Striper#forSmallWrite}). Blocks
@@ -22,7 +23,10 @@ final class StripePlanner {
         this.stripeMinBytes = stripeMinBytes;
     }
 
-    /** The rails that are up, lowest-numbered first; replaced, never changed, when that changes. */
+    /**
+     * The rails that are up, lowest {@link Rail#sharedNumber} first, so both ends agree on which is first; replaced,
+     * never changed, when that changes.
+     */
     List<Rail> up() {
         return up;
     }
@@ -35,6 +39,7 @@ final class StripePlanner {
                 u.add(r);
             }
         }
+        u.sort(Comparator.comparingInt(Rail::sharedNumber));
         up = u;
         striper.weigh(u);
     }

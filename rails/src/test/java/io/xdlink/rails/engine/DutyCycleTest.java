@@ -214,28 +214,34 @@ class DutyCycleTest {
         }
     }
 
-    /** Two devices over two cables, each end's rails recorded: {@code a[i]} and {@code b[i]} are rail i's ends. */
+    /** Two devices over two cables, each end's rails recorded: {@code a[i]} and {@code b[i]} are cable i's ends. */
     private static TwoDevices twoCables(RecordedRail[] a, RecordedRail[] b, boolean calling) {
+        return twoCables(a, b, calling, false);
+    }
+
+    /** As above; {@code crossed}: B numbers the cables the other way round from A (its rail 0 is cable 1). */
+    private static TwoDevices twoCables(RecordedRail[] a, RecordedRail[] b, boolean calling, boolean crossed) {
         for (int i = 0; i < 2; i++) {
             InMemoryRailPair p = InMemoryRailPair.create(new RailInfo("mem" + i, "cable" + i,
                     LinkState.of(Generation.GEN3, 2), false), 1024);
             a[i] = calling ? new CallingRail(p.a()) : new RecordedRail(p.a());
             b[i] = calling ? new CallingRail(p.b()) : new RecordedRail(p.b());
         }
-        return new TwoDevices(List.of(a), List.of(b), RailsSettings.defaults(), 42);
+        return new TwoDevices(List.of(a), crossed ? List.of(b[1], b[0]) : List.of(b), RailsSettings.defaults(), 42);
     }
 
     /**
-     * On two cables a ping-pong of small writes keeps to the first rail at both ends, its acknowledgements with it:
-     * one write per turn, as on one cable. Each turn posts two writes, as the plugin's host posts a receive's
+     * On two cables a ping-pong of small writes keeps to one rail at both ends, its acknowledgements with it: one
+     * write per turn, as on one cable, also where the two sides numbered their rails the other way round. Each turn posts two writes, as the plugin's host posts a receive's
      * advertisement and then its answer: spread by load alone, the second went to the other rail, behind the first,
      * and each turn took a write on each cable.
      */
-    @Test
-    void aSmallPingPongOnTwoCablesKeepsToTheFirstRail() throws Exception {
+    @ParameterizedTest(name = "crossed {0}")
+    @ValueSource(booleans = {false, true})
+    void aSmallPingPongOnTwoCablesKeepsToTheFirstRail(boolean crossed) throws Exception {
         RecordedRail[] a = new RecordedRail[2];
         RecordedRail[] b = new RecordedRail[2];
-        try (TwoDevices t = twoCables(a, b, false).connect(); Arena arena = Arena.ofShared()) {
+        try (TwoDevices t = twoCables(a, b, false, crossed).connect(); Arena arena = Arena.ofShared()) {
             MemoryRegion atA = t.pdA.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             MemoryRegion atB = t.pdB.register(arena.allocate(64), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
             t.settle(1_000_000_000L);
@@ -259,10 +265,12 @@ class DutyCycleTest {
                     t.b.agent().doWork();
                 }
             }
+            // One cable at both ends, however B numbered them: the first in the order of A, whose identity is the
+            // smaller.
             assertThat(b[0].takeFlushes()).as("B's pings, each with the ACK A asked for").hasSize(rounds);
             assertThat(a[0].takeFlushes()).as("A's answers, each with the ACK B asked for").hasSize(rounds);
-            assertThat(b[1].takeFlushes()).as("B's second rail").isEmpty();
-            assertThat(a[1].takeFlushes()).as("A's second rail").isEmpty();
+            assertThat(b[1].takeFlushes()).as("B's end of the other cable").isEmpty();
+            assertThat(a[1].takeFlushes()).as("A's end of the other cable").isEmpty();
         }
     }
 
