@@ -8,18 +8,20 @@
 # takes the lab down. Needs root, gcc and a built plugin
 # (./mvnw -pl ccl-plugin -am package -DskipTests).
 #
-#   netbench-lab.sh [--tag T] [--lab DIR/two-hosts.sh] [-- netbench options: --bytes N --iterations N --rounds N
-#                   --sizes S,...]
+#   netbench-lab.sh [--tag T] [--lab DIR/two-hosts.sh] [--cables N] [-- netbench options: --bytes N
+#                   --iterations N --rounds N --sizes S,...]
 #   XDLINK_PARAMS_EXTRA='ccl_idle_spins=100' netbench-lab.sh      adds plugin parameters on both hosts
 #   NETBENCH_PLUGIN=/path/libnccl-net-xdlink.so netbench-lab.sh    another build of the plugin
 #   XDLINK_JAVA_OPTIONS='-XX:+PreserveFramePointer' netbench-lab.sh  options for both hosts' plugin JVMs (a profile)
 #   NETBENCH_KEEP=DIR netbench-lab.sh               keeps both ranks' whole output (rank0.log, rank1.log) in DIR
 set -eu
 here=$(cd "$(dirname "$0")" && pwd); repo=$(cd "$here/../../../.." && pwd)
-tag=nb; lab=$repo/../shared/lab/two-hosts.sh; port=47719
+tag=nb; lab=$repo/../shared/lab/two-hosts.sh; port=47719; cables=1
 while [ $# -gt 0 ]; do case $1 in
-  --tag) tag=$2; shift 2;; --lab) lab=$2; shift 2;; --) shift; break;;
+  --tag) tag=$2; shift 2;; --lab) lab=$2; shift 2;; --cables) cables=$2; shift 2;; --) shift; break;;
   *) echo "netbench-lab.sh: unknown option $1" >&2; exit 2;; esac; done
+case $cables in ''|*[!0-9]*|0) echo "netbench-lab.sh: --cables takes a whole number, 1 or more, got '$cables'" >&2
+  exit 2;; esac
 so=${NETBENCH_PLUGIN:-$repo/ccl-plugin/target/xdlink-plugin/libnccl-net-xdlink.so}
 [ -f "$so" ] || { echo "netbench-lab.sh: no plugin at $so; build it first" >&2; exit 1; }
 java_home=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
@@ -27,7 +29,7 @@ work=$(mktemp -d /tmp/netbench-XXXXXX)
 trap '"$lab" down --tag "$tag"; rm -rf "$work"' EXIT
 gcc -std=c11 -O2 -g -Wall -Wextra -Werror -I"$repo/ccl-plugin/src/main/c" -o "$work/plugin_harness" \
   "$here/plugin_harness.c" -ldl -lpthread
-"$lab" up --tag "$tag" > "$work/lab.log"
+"$lab" up --tag "$tag" --cables "$cables" > "$work/lab.log"
 hosts=/tmp/two-hosts-$tag
 run() { # namespace rank params...
   local ns=$1 rank=$2 params=$3; shift 3
