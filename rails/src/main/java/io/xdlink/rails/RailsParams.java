@@ -17,7 +17,7 @@ public final class RailsParams implements ParamProvider {
                     new ParamType.Size(0, G))
             .defaultValue(64 * K).unit("bytes")
             .description("Writes at least this long are cut into one block per rail, weighted by link rate; "
-                    + "shorter writes go whole to one rail, the first while it holds under 64 KiB more than the least "
+                    + "shorter writes go whole to one rail, the first while it holds under 4 KiB more than the least "
                     + "loaded. Unset, it is 64K on USB4 rings (the simulator) "
                     + "and 1M over TCP rails, where the processors are the limit")
             .build();
