@@ -3,9 +3,9 @@
 # namespace and client in the other, over veth "cables" (unshaped by default, so the processors are the limit, as on
 # a 20-40 Gb/s USB4 link), each size once cold (--no-perform_warm_up: the first table a user sees) and once warm,
 # every run with --baseline raw (or --baseline poll: a socket whose ends poll, as xdlink's do) so both figures come
-# from the same two processes. Prints a markdown table of
-# xdlink's and the socket's figures and their ratio, the share of processor time the hypervisor took during each run
-# (the bench's Host line; a run with much of it says little alone), and the load average before and after. Needs
+# from the same two processes. Prints a markdown table of xdlink's and the socket's figures and their ratio, the
+# share of processor time the hypervisor took during each run (the bench's Host line; a run with much of it says
+# little alone), and the load average before and after. Needs
 # root. With --repeat N each row runs N times, one after the other, and a last row per size gives the median of its
 # figures and ratios: this machine has spells of seconds to minutes in which a 64 KiB transfer between the namespaces
 # takes two to three times as long (a C ping-pong shows them too; see docs/benchmarks.md), and one run lands in

@@ -176,7 +176,8 @@ public final class BenchOptions {
         }
         if (turns != null) {
             if (baseline == null) {
-                throw new UsageException("--turns alternates xdlink with the plain socket; give --baseline raw or poll too");
+                throw new UsageException(
+                        "--turns alternates xdlink with the plain socket; give --baseline raw or poll too");
             }
             range("--turns", turns, 1, MAX_TURNS);
             if (duration != null && turns > 1) {
@@ -221,8 +222,8 @@ public final class BenchOptions {
         return new BenchSettings(test, server, sizes, iters, duration,
                 gbits ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port, qps, depth, moderation, rails, loopback,
                 new BenchParams.Explicit(implied, given), json, plot, compare, baseline != null,
-                "poll".equals(baseline), turns == null ? 1 : turns, Duration.ofSeconds(timeoutSeconds), all && stderrIsTerminal,
-                warmUp == null || warmUp,
+                "poll".equals(baseline), turns == null ? 1 : turns, Duration.ofSeconds(timeoutSeconds),
+                all && stderrIsTerminal, warmUp == null || warmUp,
                 all || size != null, iterations != null);
     }
 

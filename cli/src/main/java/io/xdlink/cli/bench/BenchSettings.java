@@ -38,8 +38,8 @@ import java.util.ArrayList;
 public record BenchSettings(BenchTest test, String server, List<Long> sizes, long iterations, Duration duration,
                             ReportUnit unit, int port, int qps, int txDepth, int cqMod, List<String> rails,
                             boolean loopback, BenchParams.Explicit params, Path json, Path plot, List<Path> compare,
-                            boolean baselineRaw, boolean baselinePolls, int turns, Duration timeout, boolean progress, boolean warmUp,
-                            boolean sizesGiven, boolean itersGiven) {
+                            boolean baselineRaw, boolean baselinePolls, int turns, Duration timeout,
+                            boolean progress, boolean warmUp, boolean sizesGiven, boolean itersGiven) {
 
     /** The SETUP record's {@code raw} for a polling baseline (1: a blocking one, 0: none). */
     private static final long RAW_POLLS = 2;
@@ -108,13 +108,14 @@ public record BenchSettings(BenchTest test, String server, List<Long> sizes, lon
         }
         List<Long> sz = parseSizes("SETUP", "sizes", setup.get("sizes"));
         long d = setup.getLong("duration", 0, BenchOptions.MAX_DURATION_SECONDS);
+        long raw = setup.getLong("raw", 0, RAW_POLLS);
         return new BenchSettings(test, null, sz, setup.getLong("iters", BenchOptions.MIN_ITERS, BenchOptions.MAX_ITERS),
                 d == 0 ? null : Duration.ofSeconds(d),
                 setup.getLong("gbits", 0, 1) == 1 ? ReportUnit.GBIT_PER_SEC : ReportUnit.MIB_PER_SEC, port,
                 (int) setup.getLong("qps", 1, BenchOptions.MAX_QPS),
                 (int) setup.getLong("txdepth", 1, BenchOptions.MAX_TX_DEPTH),
                 (int) setup.getLong("cqmod", 1, BenchOptions.MAX_CQ_MOD), rails, false, params, json, plot, compare,
-                setup.getLong("raw", 0, 2) > 0, setup.getLong("raw", 0, 2) == RAW_POLLS,
+                raw > 0, raw == RAW_POLLS,
                 setup.values().get("turns") == null ? 1 : (int) setup.getLong("turns", 1, BenchOptions.MAX_TURNS),
                 timeout, false, setup.getLong("warm", 0, 1) == 1, false, false);
     }

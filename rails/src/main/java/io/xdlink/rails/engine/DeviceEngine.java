@@ -225,9 +225,8 @@ public final class DeviceEngine implements Agent {
     /**
      * Polls the rails in slices of {@code ack_every_frames} frames each, sending the ACKs that fell due after every
      * round of slices: an ACK then never speaks for much more than its share of frames per rail, however large the
-     * batches waiting in the rings.
+     * batches waiting in the rings. In an owner's look ({@code look}), idle rails only now and then ({@link #resting}).
      */
-    /** Polls the rails and dispatches what arrived; in an owner's look ({@code look}), idle rails only now and then. */
     private int receive(boolean look) {
         int slice = settings.ackEveryFrames();
         int total = 0;
@@ -241,9 +240,8 @@ public final class DeviceEngine implements Agent {
                 }
                 int n = poll(r, slice);
                 r.lastPolledAt = now;
-                if (n > 0 || !r.polled) {
+                if (n > 0) {
                     r.lastFrameAt = now;
-                    r.polled = true;
                 }
                 got += n;
                 more |= n >= slice;
@@ -267,7 +265,7 @@ public final class DeviceEngine implements Agent {
      * {@link #IDLE_RAIL_LOOK_NANOS}. Full cycles (the standby's, an owner's posts) read every rail.
      */
     private boolean resting(Rail r) {
-        return rails.size() > 1 && r.polled && r.transport.emptyPollIsACall()
+        return rails.size() > 1 && r.transport.emptyPollIsACall()
                 && now - r.lastFrameAt >= IDLE_RAIL_NANOS && now - r.lastPolledAt < IDLE_RAIL_LOOK_NANOS
                 && (r.pool == null || !r.pool.isFirstUp(r));
     }
@@ -363,6 +361,7 @@ public final class DeviceEngine implements Agent {
             throw new IllegalStateException("a device has at most " + FrameLayout.MAX_ACK_RAILS + " rails");
         }
         Rail r = new Rail(lifecycle, settings, id, transport, number, random.nextInt(256));
+        r.lastFrameAt = r.lastPolledAt = clock.nanoTime(); // a new rail counts as busy until it has been idle a while
         if (waker != NO_WAKER) {
             // Only a thread that parks needs waking. An invoker-mode engine runs on its owner's thread, which
             // waits its own way, and a transport watching for arrivals nobody waits on only costs wake-ups.

@@ -66,11 +66,12 @@ final class Rail {
     private final LossDetector loss;
 
     PeerPool pool;
-    /** When a poll of this rail last handed frames over, and when it was last polled; engine thread only. */
+    /**
+     * When a poll of this rail last handed frames over (at first, when it was added), and when it was last polled;
+     * engine thread only.
+     */
     long lastFrameAt;
     long lastPolledAt;
-    /** Whether the two times above were ever set. */
-    boolean polled;
     /** The run of this rail's frames being received ({@link FrameDispatch}); made at its first poll. */
     ReceiveRun receiveRun;
     State state = State.HANDSHAKE;

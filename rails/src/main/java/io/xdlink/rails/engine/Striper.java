@@ -89,16 +89,16 @@ final class Striper {
         if (up.isEmpty()) {
             return null;
         }
-        Rail best = null;
-        double bestLoad = Double.MAX_VALUE;
-        for (int i = 0; i < up.size(); i++) {
+        double first = load(up, 0);
+        Rail best = up.getFirst();
+        double bestLoad = first;
+        for (int i = 1; i < up.size(); i++) {
             double load = load(up, i);
             if (load < bestLoad) {
                 bestLoad = load;
                 best = up.get(i);
             }
         }
-        double first = load(up, 0);
         return first - bestLoad < SMALL_WRITE_SLACK / weight(0) ? up.getFirst() : best;
     }
 
