@@ -44,7 +44,7 @@ final class Devices {
                         props.name(), props.speedMbps(), props.latencyMicros(), DeviceModel.describe(peer),
                         props.pciPath().map(p -> " pciPath " + p).orElse("")));
                 // The device's speed counts every cable; say so when the kernel will carry them all over one.
-                SharedSubnets.warnings(SharedSubnets.of(peer.links())).forEach(w -> log.warn("NET/xdlink : " + w));
+                SharedSubnets.warnUntied(peer.links()).forEach(w -> log.warn("NET/xdlink : " + w));
             }
         } catch (CclException | RuntimeException e) {
             source.close();

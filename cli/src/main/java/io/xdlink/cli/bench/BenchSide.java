@@ -121,7 +121,7 @@ abstract class BenchSide {
         PeerInfo info = fabric.peers().stream().filter(p -> p.domain().equals(peer)).findFirst().orElse(null);
         if (info != null) {
             // The banner names a rail per cable; say so when the kernel will carry them over one.
-            SharedSubnets.warnings(SharedSubnets.of(info.links())).forEach(w -> err.println("xdlink: warning: " + w));
+            SharedSubnets.warnUntied(info.links()).forEach(w -> err.println("xdlink: warning: " + w));
             err.flush();
         }
         new BenchOutput(out, s).banner("xdlink " + shortId(fabric.localDomain()) + " -> " + shortId(peer),

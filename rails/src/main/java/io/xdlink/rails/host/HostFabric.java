@@ -282,8 +282,9 @@ public final class HostFabric implements Fabric {
                     .map(l -> new LinkPairing.Local(l.link().id(), l.address(), neighbour(l.link().id()))).toList();
             TcpLinkEndpoint to = LinkPairing.endpointFor(new LinkPairing.Local(linkId, ll.address(), neighbour(linkId)),
                     ours, peer, up.endpoints());
-            rail = RailConnector.connect(new InetSocketAddress(ll.address().address(), 0), to.socketAddress(),
-                    new RailHello(local, peer, index), info, remaining(deadline), loop);
+            rail = RailConnector.connect(new InetSocketAddress(ll.address().address(), 0),
+                    ll.address().interfaceName(), this::event, to.socketAddress(), new RailHello(local, peer, index),
+                    info, remaining(deadline), loop);
         } else {
             rail = rendezvous.await(new RailRendezvous.Key(peer, linkId, index),
                     Math.max(1, deadline - System.nanoTime()));
@@ -407,7 +408,8 @@ public final class HostFabric implements Fabric {
                 }
                 TcpListener rails = bind("rail", TcpParams.RAIL_PORT.name(), "0 lets each pick a free one",
                         new InetSocketAddress(a.address(), config.railPort()),
-                        at -> RailListener.open(loop, at, local, tcp, hello -> answerRail(link.id(), hello)));
+                        at -> RailListener.open(loop, at, a.interfaceName(), this::event, local, tcp,
+                                hello -> answerRail(link.id(), hello)));
                 next.put(link.id(), new LinkListener(link, a, rails));
                 if (config.peerAddresses().isEmpty() && config.controlPort() != 0) {
                     Subnets.otherEnd(a.address(), a.prefixLength()).ifPresent(other -> table.dial(

@@ -1,6 +1,7 @@
 package io.xdlink.rails.host;
 
 import io.xdlink.rails.LinkInfo;
+import io.xdlink.rails.tcp.InterfaceBinding;
 import io.xdlink.rails.tcp.Subnets;
 
 import java.net.Inet6Address;
@@ -18,9 +19,10 @@ import java.util.Set;
  * every thunderbolt-net interface). The kernel routes by destination alone, so it sends everything for that subnet out
  * of one interface: every rail rides one cable while the banner lists a rail on each (in the two-host lab, an 8 MiB
  * {@code write_bw} over two link-local cables sent 13.5 GB out of one and 4.7 KB out of the other). IPv6 link-local
- * addresses are left out: xdlink dials them with the link's interface as scope, which picks the cable. Said by
- * {@code xdlink bench} and by the plugin when they start, since neither can route around it: rails are not bound to
- * their interface.
+ * addresses are left out: xdlink dials them with the link's interface as scope, which picks the cable. Rails are tied
+ * to their link's interface ({@link InterfaceBinding}), which sends each out of its own cable whatever the routes;
+ * only where this process cannot tie sockets do {@code xdlink bench} and the plugin say this when they start
+ * ({@link #warnUntied}).
  */
 public final class SharedSubnets {
     /** An address of the interface a cable's link leaves from. */
@@ -47,6 +49,14 @@ public final class SharedSubnets {
             }
         }
         return all;
+    }
+
+    /**
+     * The {@link #warnings} for {@code links}, or none when this process ties rails to their interfaces, which
+     * keeps each cable's rails on it whatever subnet its interface shares.
+     */
+    public static List<String> warnUntied(List<LinkInfo> links) {
+        return InterfaceBinding.works() ? List.of() : warnings(of(links));
     }
 
     /**
@@ -82,7 +92,8 @@ public final class SharedSubnets {
             List<String> cables = group.stream().map(a -> a.link() + " (" + a.netInterface() + ")").toList();
             out.add("cables " + String.join(", ", cables) + " have addresses in one subnet, "
                     + Subnets.network(first.address(), prefix).getHostAddress() + "/" + prefix
-                    + ": the kernel sends that subnet's traffic out of one interface, so their rails share one cable;"
+                    + ": the kernel sends that subnet's traffic out of one interface and this process cannot tie rails to"
+                    + " their interfaces (SO_BINDTODEVICE), so their rails share one cable;"
                     + " give each cable a subnet of its own, use IPv6 link-local addresses, or add a routing rule per"
                     + " cable (docs/hosts.md, \"Two real hosts\")");
         }

@@ -10,6 +10,7 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.function.Consumer;
 
 /**
  * The connecting half of a rail's set-up: connect from the link's local address, send the hello, wait for the
@@ -24,6 +25,9 @@ public final class RailConnector {
      * Opens a rail to {@code remote}.
      *
      * @param local  the local interface address to leave from (port 0), or null to let routing choose
+     * @param device the interface to tie the socket to ({@link InterfaceBinding}), or null to let routing choose
+     * @param unbound told why, when the tie to {@code device} fails (the rail then follows the routing table)
+     * @param remote the peer's rail listener
      * @param hello  who connects, whom it expects, which rail
      * @param info   what the rail will report about itself
      * @param watcher the loop that tells the rail's engine about arrivals ({@code onArrival}), or null for none
@@ -32,6 +36,13 @@ public final class RailConnector {
      */
     public static TcpRailTransport connect(InetSocketAddress local, InetSocketAddress remote, RailHello hello,
                                            RailInfo info, TcpSettings settings, IoLoop watcher) throws IOException {
+        return connect(local, null, why -> { }, remote, hello, info, settings, watcher);
+    }
+
+    /** As {@link #connect(InetSocketAddress, InetSocketAddress, RailHello, RailInfo, TcpSettings, IoLoop)}. */
+    public static TcpRailTransport connect(InetSocketAddress local, String device, Consumer<String> unbound,
+                                           InetSocketAddress remote, RailHello hello, RailInfo info,
+                                           TcpSettings settings, IoLoop watcher) throws IOException {
         long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
         String name = "rail " + info.name() + " to " + remote;
         SocketChannel ch = SocketChannel.open();
@@ -39,6 +50,12 @@ public final class RailConnector {
             configure(ch, settings);
             if (local != null) {
                 ch.bind(local);
+                if (device != null) {
+                    // Before the connect, so the handshake leaves by the cable too: a tied listener at the far
+                    // end takes only what arrives on its own interface.
+                    InterfaceBinding.bind(ch, device).ifPresent(why -> unbound.accept(
+                            name + ": not tied to " + device + ": " + why));
+                }
             }
             ch.configureBlocking(false);
             SelectionKey key = ch.register(selector, 0);

@@ -9,6 +9,7 @@ import java.net.SocketTimeoutException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * The accepting half of rail set-up: a listener on one link's local address that reads each connection's hello on
@@ -26,7 +27,16 @@ public final class RailListener {
      */
     public static TcpListener open(IoLoop loop, InetSocketAddress local, UUID localDomain, TcpSettings settings,
                                    RailAcceptor acceptor) throws IOException {
-        return TcpListener.open(loop, local, settings.socketReceiveBuffer(),
+        return open(loop, local, null, why -> { }, localDomain, settings, acceptor);
+    }
+
+    /**
+     * Listens for rails on {@code local}, tied to interface {@code device} (the link's) so that every rail accepted
+     * answers by that cable ({@link InterfaceBinding}); a tie that fails is told to {@code unbound}.
+     */
+    public static TcpListener open(IoLoop loop, InetSocketAddress local, String device, Consumer<String> unbound,
+                                   UUID localDomain, TcpSettings settings, RailAcceptor acceptor) throws IOException {
+        return TcpListener.open(loop, local, device, settings.socketReceiveBuffer(), unbound,
                 ch -> new Pending(loop, ch, localDomain, settings, acceptor).start());
     }
 

@@ -8,6 +8,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 
 /**
  * A listening socket on an {@link IoLoop}: every connection it accepts goes to a handler on the loop. Bound to one
@@ -36,6 +37,16 @@ public final class TcpListener implements AutoCloseable {
      */
     static TcpListener open(IoLoop loop, InetSocketAddress local, int receiveBuffer, Accepted handler)
             throws IOException {
+        return open(loop, local, null, receiveBuffer, why -> { }, handler);
+    }
+
+    /**
+     * As {@link #open(IoLoop, InetSocketAddress, int, Accepted)}, tied to interface {@code device} when not null
+     * ({@link InterfaceBinding}): accepted sockets inherit the tie, so their answers leave by the cable their peer
+     * came in on. A tie that fails is told to {@code unbound}, and the listener goes on untied.
+     */
+    static TcpListener open(IoLoop loop, InetSocketAddress local, String device, int receiveBuffer,
+                            Consumer<String> unbound, Accepted handler) throws IOException {
         ServerSocketChannel server = ServerSocketChannel.open();
         try {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -43,6 +54,10 @@ public final class TcpListener implements AutoCloseable {
                 server.setOption(StandardSocketOptions.SO_RCVBUF, receiveBuffer);
             }
             server.bind(local, 64);
+            if (device != null) {
+                InterfaceBinding.bind(server, device).ifPresent(why -> unbound.accept(
+                        "listener " + local + " not tied to " + device + ": " + why));
+            }
             server.configureBlocking(false);
             TcpListener l = new TcpListener(loop, server);
             CompletableFuture<Void> registered = new CompletableFuture<>();

@@ -246,6 +246,14 @@ public final class NetnsLab implements AutoCloseable {
         return rateMbit;
     }
 
+    /** Bytes cable k's interface on host a or b has sent since the lab was made: what went out of that cable. */
+    public long txBytes(boolean hostA, int k) {
+        // ip netns exec mounts the namespace's own /sys/class/net.
+        String out = run(true, "ip", "netns", "exec", hostA ? a : b, "cat",
+                "/sys/class/net/" + interfaceName(k) + "/statistics/tx_bytes").strip();
+        return Long.parseLong(out);
+    }
+
     /** A command line that runs {@code command} inside host a's or b's namespace. */
     public List<String> inNamespace(boolean hostA, List<String> command) {
         List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", hostA ? a : b));
