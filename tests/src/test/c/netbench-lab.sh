@@ -8,17 +8,20 @@
 # takes the lab down. Needs root, gcc and a built plugin
 # (./mvnw -pl ccl-plugin -am package -DskipTests).
 #
-#   netbench-lab.sh [--tag T] [--lab DIR/two-hosts.sh] [--cables N] [-- netbench options: --bytes N
-#                   --iterations N --rounds N --sizes S,...]
+#   netbench-lab.sh [--tag T] [--lab DIR/two-hosts.sh] [--cables N] [--addr p2p|s24|ll|v6] [-- netbench options:
+#                   --bytes N --iterations N --rounds N --sizes S,...]
+# --addr numbers the cables as two-hosts.sh does; with p2p (the default) rank 1 names rank 0's session address
+# (tcp_peer_address), otherwise the hosts find each other by themselves, as users' hosts do.
 #   XDLINK_PARAMS_EXTRA='ccl_idle_spins=100' netbench-lab.sh      adds plugin parameters on both hosts
 #   NETBENCH_PLUGIN=/path/libnccl-net-xdlink.so netbench-lab.sh    another build of the plugin
 #   XDLINK_JAVA_OPTIONS='-XX:+PreserveFramePointer' netbench-lab.sh  options for both hosts' plugin JVMs (a profile)
 #   NETBENCH_KEEP=DIR netbench-lab.sh               keeps both ranks' whole output (rank0.log, rank1.log) in DIR
 set -eu
 here=$(cd "$(dirname "$0")" && pwd); repo=$(cd "$here/../../../.." && pwd)
-tag=nb; lab=$repo/../shared/lab/two-hosts.sh; port=47719; cables=1
+tag=nb; lab=$repo/../shared/lab/two-hosts.sh; port=47719; cables=1; addr=p2p
 while [ $# -gt 0 ]; do case $1 in
-  --tag) tag=$2; shift 2;; --lab) lab=$2; shift 2;; --cables) cables=$2; shift 2;; --) shift; break;;
+  --tag) tag=$2; shift 2;; --lab) lab=$2; shift 2;; --cables) cables=$2; shift 2;; --addr) addr=$2; shift 2;;
+  --) shift; break;;
   *) echo "netbench-lab.sh: unknown option $1" >&2; exit 2;; esac; done
 case $cables in ''|*[!0-9]*|0) echo "netbench-lab.sh: --cables takes a whole number, 1 or more, got '$cables'" >&2
   exit 2;; esac
@@ -29,7 +32,7 @@ work=$(mktemp -d /tmp/netbench-XXXXXX)
 trap '"$lab" down --tag "$tag"; rm -rf "$work"' EXIT
 gcc -std=c11 -O2 -g -Wall -Wextra -Werror -I"$repo/ccl-plugin/src/main/c" -o "$work/plugin_harness" \
   "$here/plugin_harness.c" -ldl -lpthread
-"$lab" up --tag "$tag" --cables "$cables" > "$work/lab.log"
+"$lab" up --tag "$tag" --cables "$cables" --addr "$addr" > "$work/lab.log"
 hosts=/tmp/two-hosts-$tag
 run() { # namespace rank params...
   local ns=$1 rank=$2 params=$3; shift 3
@@ -42,7 +45,10 @@ ticks() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, ($9 == "" 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 read -r total0 steal0 < <(ticks)
 run "$tag-a" 0 "host_root=$hosts/a tcp_control_port=$port" "$@" & r0=$!
-run "$tag-b" 1 "host_root=$hosts/b tcp_peer_address=10.77.0.1:$port" --peer 10.77.0.1 "$@" || true
+# The plain socket's peer: host a's address on cable 0, as the lab prints it for a bench client.
+peer=$(awk '/^client:/ { print $NF }' "$work/lab.log")
+named=$([ "$addr" = p2p ] && echo "tcp_peer_address=$peer:$port" || true)
+run "$tag-b" 1 "host_root=$hosts/b tcp_control_port=$port $named" --peer "$peer" "$@" || true
 wait $r0 || true
 grep -h -e '^netbench' -e '^FAIL' -e '^harness' -e 'WARN' "$work/rank0.log" "$work/rank1.log"
 if [ -n "${NETBENCH_KEEP:-}" ]; then mkdir -p "$NETBENCH_KEEP" && cp "$work/rank0.log" "$work/rank1.log" "$NETBENCH_KEEP/"; fi

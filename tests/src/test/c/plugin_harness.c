@@ -840,6 +840,7 @@ static void run_pingpong(long iterations) {
 #define NB_MAX_SIZES 8
 
 #include <netinet/in.h>
+#include <netdb.h>
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
@@ -911,15 +912,17 @@ static int nb_socket(int rank, const char *file, const char *peer_ip) {
     snprintf(path, sizeof path, "%s.port", file);
     int one = 1;
     if (rank == 0) {
-        int l = socket(AF_INET, SOCK_STREAM, 0);
-        struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY), .sin_port = 0};
+        /* Dual stack: the lab's hosts may be numbered over IPv4 or over IPv6 link-local addresses only. */
+        int l = socket(AF_INET6, SOCK_STREAM, 0), zero = 0;
+        struct sockaddr_in6 a = {.sin6_family = AF_INET6, .sin6_addr = in6addr_any, .sin6_port = 0};
         socklen_t len = sizeof a;
-        if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof a) != 0 || listen(l, 1) != 0
+        if (l < 0 || setsockopt(l, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero) != 0
+            || bind(l, (struct sockaddr *)&a, sizeof a) != 0 || listen(l, 1) != 0
             || getsockname(l, (struct sockaddr *)&a, &len) != 0) {
             return -1;
         }
         char port[16];
-        snprintf(port, sizeof port, "%d\n", ntohs(a.sin_port));
+        snprintf(port, sizeof port, "%d\n", ntohs(a.sin6_port));
         nb_write_text(path, port);
         int s = accept(l, NULL, NULL);
         close(l);
@@ -941,10 +944,26 @@ static int nb_socket(int rank, const char *file, const char *peer_ip) {
             usleep(100000);
         }
     }
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    if (port == 0 || s < 0 || inet_pton(AF_INET, peer_ip, &a.sin_addr) != 1
-        || connect(s, (struct sockaddr *)&a, sizeof a) != 0) {
+    /* A numeric address of either family; an IPv6 link-local one names its interface (fe80::1%thunderbolt0). */
+    char service[16];
+    snprintf(service, sizeof service, "%d", port);
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICHOST}, *ai = NULL;
+    if (port == 0 || getaddrinfo(peer_ip, service, &hints, &ai) != 0) {
+        return -1;
+    }
+    /* Tried for up to 10 s: a lab just made may still be checking its IPv6 addresses for duplicates, and until it
+     * has, a link-local address cannot be used. */
+    int s = -1;
+    for (int tries = 0; tries < 100 && s < 0; tries++) {
+        s = socket(ai->ai_family, SOCK_STREAM, 0);
+        if (s >= 0 && connect(s, ai->ai_addr, ai->ai_addrlen) != 0) {
+            close(s);
+            s = -1;
+            usleep(100000);
+        }
+    }
+    freeaddrinfo(ai);
+    if (s < 0) {
         return -1;
     }
     setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
