@@ -11,16 +11,20 @@
 # takes two to three times as long (a C ping-pong shows them too; see docs/benchmarks.md), and one run lands in
 # whichever spell it meets.
 #
-#   bench/lab-ratios.sh [--cables N] [--rate MBIT|none] [--bw "4K 64K 1M 8M"] [--lat "2 4K 64K"] [--iters N]
-#                       [--repeat N] [--tag T] [--baseline raw|poll] [-- extra bench options...]
+#   bench/lab-ratios.sh [--cables N] [--rate MBIT|none] [--addr p2p|s24|ll|v6] [--bw "4K 64K 1M 8M"]
+#                       [--lat "2 4K 64K"] [--iters N] [--repeat N] [--tag T] [--baseline raw|poll]
+#                       [-- extra bench options...]
+#
+# --addr numbers the cables as two-hosts.sh does (a /30 each by default; ll puts every cable in 169.254/16).
 #
 # The lab comes from shared/lab/two-hosts.sh beside the repository; it is taken down at the end.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 lab="$here/../shared/lab/two-hosts.sh"
-cables=1 rate=none bw="4K 64K 1M 8M" lat="2 4K 64K" iters="" repeat=1 tag=xr baseline=raw extra=()
+cables=1 rate=none addr=p2p bw="4K 64K 1M 8M" lat="2 4K 64K" iters="" repeat=1 tag=xr baseline=raw extra=()
 while [ $# -gt 0 ]; do case $1 in
-  --cables) cables=$2; shift 2;; --rate) rate=$2; shift 2;; --bw) bw=$2; shift 2;; --lat) lat=$2; shift 2;;
+  --cables) cables=$2; shift 2;; --rate) rate=$2; shift 2;; --addr) addr=$2; shift 2;;
+  --bw) bw=$2; shift 2;; --lat) lat=$2; shift 2;;
   --iters) iters=$2; shift 2;; --repeat) repeat=$2; shift 2;; --tag) tag=$2; shift 2;;
   --baseline) baseline=$2; shift 2;;
   --) shift; extra=("$@"); break;;
@@ -30,7 +34,8 @@ case $repeat in ''|*[!0-9]*|0) echo "lab-ratios.sh: --repeat takes a whole numbe
   exit 2;; esac
 [ "$(id -u)" = 0 ] || { echo "lab-ratios.sh: needs root (network namespaces)" >&2; exit 1; }
 [ -x "$lab" ] || { echo "lab-ratios.sh: $lab not found" >&2; exit 1; }
-"$lab" up --tag "$tag" --cables "$cables" --rate "$rate" >/dev/null
+# The client's server address: host a's end of cable 0, as the lab prints it.
+peer=$("$lab" up --tag "$tag" --cables "$cables" --rate "$rate" --addr "$addr" | awk '/^client:/ { print $NF }')
 trap '"$lab" down --tag "$tag"' EXIT
 root=/tmp/two-hosts-$tag
 out=$(mktemp -d)
@@ -45,7 +50,7 @@ run() {
   local server=$!
   # A cold JVM on a busy host can take seconds to listen; up to a minute before the client tries.
   for _ in $(seq 1200); do grep -q "Waiting for client" "$out/server" 2>/dev/null && break; sleep 0.05; done
-  ip netns exec "$tag-b" "$here/xdlink" "${args[@]}" -P "host_root=$root/b" 10.77.0.1 >"$out/client" 2>&1 || {
+  ip netns exec "$tag-b" "$here/xdlink" "${args[@]}" -P "host_root=$root/b" "$peer" >"$out/client" 2>&1 || {
     cat "$out/client" >&2; echo "server:" >&2; cat "$out/server" >&2; kill "$server" 2>/dev/null; wait "$server" || true; return 1; }
   wait "$server"
   # The first row under a table header is xdlink's, the second the socket's.
@@ -57,7 +62,7 @@ run() {
           else printf "%s %s %s\n", x[4], r[4], steal }' "$out/client"
 }
 
-echo "lab: $cables cable(s), rate $rate, baseline $baseline; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "lab: $cables cable(s), rate $rate, addressing $addr, baseline $baseline; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| size | cold xdlink Gb/s | cold raw Gb/s | cold ratio | warm xdlink Gb/s | warm raw Gb/s | warm ratio | steal cold / warm |"
 echo "|---|---|---|---|---|---|---|---|"
