@@ -42,8 +42,6 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
     final ReentrantLock lock = new ReentrantLock();
     private final boolean drainOnArrival;
     final Attention attention = new Attention();
-    /** Where the end's own message buffers live. */
-    final Arena arena = Arena.ofShared();
     /**
      * The end's message buffers, one advertisement per slot: the send end's receives for advertisements, the
      * receive end's advertisements as they go out. Registered for local writes and the peer's writes.
@@ -60,13 +58,11 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
         this.qp = qp;
         this.turn = turn;
         this.drainOnArrival = drainOnArrival;
-        this.messages = arena.allocate((long) Advertisement.MAX_BYTES * Advertisement.SLOTS, 64);
-        try {
-            this.messageMemory = register(messages);
-        } catch (CclException e) {
-            arena.close();
-            throw e;
-        }
+        // Freed by the collector once the end and its region are gone, not by a close: a shared arena's memory costs
+        // every system call that writes an advertisement from it, or reads one into it, an atomic acquire and
+        // release of the arena (Java's channels hold a shared arena open across each call), and the bytes are few.
+        this.messages = Arena.ofAuto().allocate((long) Advertisement.MAX_BYTES * Advertisement.SLOTS, 64);
+        this.messageMemory = register(messages);
     }
 
     /** Where the message buffer of {@code slot} starts in {@link #messages}. */
@@ -86,7 +82,6 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
         }
         attention.release();
         messageMemory.deregister();
-        arena.close();
     }
 
     /** The plugin device this end belongs to. */

@@ -131,7 +131,7 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
             // Everything was received; the sender may still wait for the acknowledgement of the last write.
             qp.recvCq().onPush(null);
             attention.release();
-            Linger.add(qp, messageMemory::deregister, arena);
+            Linger.add(qp, messageMemory::deregister);
         } else {
             letGo(true);
         }
