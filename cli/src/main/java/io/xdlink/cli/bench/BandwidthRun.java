@@ -34,11 +34,13 @@ final class BandwidthRun {
 
     /**
      * perftest's {@code --perform_warm_up}: the same transfer, unmeasured, so the row that follows times a warm
-     * path rather than class loading, compilation and the first touch of every buffer. It runs in rounds until the
-     * rate stops climbing ({@link WarmUpPlateau}); every request completes before the measured run starts.
+     * path rather than class loading, compilation and the first touch of every buffer. It runs in rounds at
+     * {@code pace} until the rate stops climbing ({@link WarmUpPlateau}); every request completes before the measured
+     * run starts.
      */
-    void warmUp() {
-        WarmUpPlateau.run(WarmUpPlateau.firstRound(WARM_UP_FIRST_MESSAGES, size), s.txDepth(), this::runIterations);
+    void warmUp(WarmUpPlateau.Pace pace) {
+        WarmUpPlateau.run(pace, WarmUpPlateau.firstRound(WARM_UP_FIRST_MESSAGES, size), s.txDepth(),
+                this::runIterations);
     }
 
     /** Messages per queue pair in a warm-up's first round. */

@@ -68,25 +68,28 @@ final class BenchClient extends BenchSide {
         List<BenchResult> rows = new ArrayList<>();
         List<BenchResult> raw = new ArrayList<>();
         ProgressBar bar = s.progress() ? new ProgressBar(err, s.sizes().size()) : null;
-        boolean warm = !s.warmUp();
+        boolean first = true;
         HostLoad.Window load = HostLoad.open(HostLoad.PROC);
         try (RawBaseline.Client inTurns = s.inTurns()
                 ? dev.away(() -> RawBaseline.Client.connect(s, host, RawBaseline.askPort(rv))) : null) {
             for (long size : s.sizes()) {
                 dev.away(() -> rv.barrier("size " + size));
-                if (!warm && s.test().isBandwidth()) {
-                    new BandwidthRun(ep, s, size).warmUp();
+                // Before each size, as perftest's -a warms up (see WarmUpPlateau.Pace for what a later size's costs).
+                WarmUpPlateau.Pace pace = !s.warmUp() ? null : first ? WarmUpPlateau.Pace.FIRST
+                        : WarmUpPlateau.Pace.AGAIN;
+                first = false;
+                if (pace != null && s.test().isBandwidth()) {
+                    new BandwidthRun(ep, s, size).warmUp(pace);
                 }
                 BenchResult r;
                 if (inTurns != null) {
-                    TurnRows both = turns(ep, inTurns, size, !warm);
+                    TurnRows both = turns(ep, inTurns, size, pace);
                     r = both.xdlink();
                     raw.add(both.socket());
                 } else {
                     r = s.test().isBandwidth() ? new BenchResult.Bw(new BandwidthRun(ep, s, size).run())
-                            : LatencyRun.ping(ep, s, size, !warm);
+                            : LatencyRun.ping(ep, s, size, pace);
                 }
-                warm = true;
                 BenchRecord.parse(dev.away(() -> rv.exchange(r.toRecord().format())), "OK");
                 o.row(r);
                 rows.add(r);
@@ -121,7 +124,7 @@ final class BenchClient extends BenchSide {
      * many times as asked; returns xdlink's row and the socket's. The server's responder answers xdlink's shares
      * and a thread of its own the socket's, so the turns need no word at the rendezvous.
      */
-    private TurnRows turns(BenchEndpoint ep, RawBaseline.Client socket, long size, boolean warmUp) {
+    private TurnRows turns(BenchEndpoint ep, RawBaseline.Client socket, long size, WarmUpPlateau.Pace warmUp) {
         BenchDevice dev = ep.bench();
         boolean latency = !s.test().isBandwidth();
         Turns.Tally ours = new Turns.Tally(size, s.iterations(), latency);

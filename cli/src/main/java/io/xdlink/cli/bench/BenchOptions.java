@@ -82,9 +82,10 @@ public final class BenchOptions {
     boolean loopback;
 
     @Option(names = "--perform_warm_up", negatable = true,
-            description = "Before the first size is measured, run it once unmeasured: a bandwidth test moves its "
-                    + "messages, a latency test makes its round trips (default: on, so the first table times a warm "
-                    + "path, not class loading and compilation; --no-perform_warm_up measures the cold start).")
+            description = "Before each size is measured, run it unmeasured until its rate stops climbing (the first "
+                    + "size for up to 15 s, each later one of -a briefly): a bandwidth test moves its messages, a "
+                    + "latency test makes its round trips (default: on, so the first table times a warm path, not "
+                    + "class loading and compilation; --no-perform_warm_up measures the cold start).")
     Boolean warmUp;
 
     @Option(names = "--link", paramLabel = "GENxLANES",

@@ -31,7 +31,7 @@ import java.util.ArrayList;
  *                    after every size of xdlink's
  * @param timeout     how long to wait for the peer at any step
  * @param progress    draw a progress bar on stderr for {@code -a}
- * @param warmUp      run the first size once unmeasured before measuring
+ * @param warmUp      run each size unmeasured before measuring it
  * @param sizesGiven  {@code -s} or {@code -a} was on this side's command line (not a default)
  * @param itersGiven  {@code -n} was on this side's command line
  */

@@ -21,15 +21,15 @@ final class LatencyRun {
     static final long WARM_UP_FIRST_ROUNDS = 1000;
 
     /**
-     * The client's warm-up before the first size's measured round trips ({@code --perform_warm_up}): rounds of round
-     * trips until their rate is level and this process's compilers are quiet ({@link WarmUpPlateau}). In the
+     * The client's warm-up before a size's measured round trips ({@code --perform_warm_up}): rounds of round trips at
+     * {@code pace} until their rate is level and this process's compilers are quiet ({@link WarmUpPlateau}). In the
      * two-host lab a 2-byte ping-pong after a fixed 20000 warm-up round trips took 15.8 us typical, against 9.1 us
      * 600000 round trips in. Returns the round trips it made: the measured ones continue the count, as the server
      * answers every ping until the client's result stops it.
      */
-    private static long warmUp(Pinger p, long size) {
+    private static long warmUp(Pinger p, long size, WarmUpPlateau.Pace pace) {
         long[] made = {0};
-        WarmUpPlateau.run(WarmUpPlateau.firstRound(WARM_UP_FIRST_ROUNDS, size), 1, n -> {
+        WarmUpPlateau.run(pace, WarmUpPlateau.firstRound(WARM_UP_FIRST_ROUNDS, size), 1, n -> {
             for (long k = 0; k < n; k++) {
                 p.roundTrip(made[0]++);
             }
@@ -38,12 +38,12 @@ final class LatencyRun {
     }
 
     /**
-     * The client's half: a warm-up if {@code warmUp} (none in duration mode, whose own margins leave the start out),
-     * then {@code n} pings, or pings for the duration; returns the row.
+     * The client's half: a warm-up at {@code warmUp}'s pace unless it is null (none in duration mode, whose own
+     * margins leave the start out), then {@code n} pings, or pings for the duration; returns the row.
      */
-    static BenchResult ping(BenchEndpoint ep, BenchSettings s, long size, boolean warmUp) {
+    static BenchResult ping(BenchEndpoint ep, BenchSettings s, long size, WarmUpPlateau.Pace warmUp) {
         Pinger p = new Pinger(ep, s, size);
-        long warmed = warmUp && !s.durationMode() ? warmUp(p, size) : 0;
+        long warmed = warmUp != null && !s.durationMode() ? warmUp(p, size, warmUp) : 0;
         if (!s.durationMode()) {
             int n = Math.toIntExact(s.iterations());
             long[] stamps = new long[n];
@@ -78,16 +78,17 @@ final class LatencyRun {
     }
 
     /**
-     * The client's half in turns ({@code --turns}): the warm-up first if {@code warmUp}, then each {@link #turn}'s
+     * The client's half in turns ({@code --turns}): the warm-up first at {@code warmUp}'s pace unless it is null,
+     * then each {@link #turn}'s
      * round trips, numbered on from the last turn's as the server's one responder for the size counts them.
      */
     static final class InTurns {
         private final Pinger p;
         private long next;
 
-        InTurns(BenchEndpoint ep, BenchSettings s, long size, boolean warmUp) {
+        InTurns(BenchEndpoint ep, BenchSettings s, long size, WarmUpPlateau.Pace warmUp) {
             p = new Pinger(ep, s, size);
-            next = warmUp ? warmUp(p, size) : 0;
+            next = warmUp != null ? warmUp(p, size, warmUp) : 0;
         }
 
         /** {@link Turns#LEAD_IN} unmeasured round trips, then {@code n}; returns each measured one's time in ns. */

@@ -89,8 +89,8 @@ final class RawBaseline {
 
     /**
      * The client's end of the baseline's one connection. A run takes each size whole ({@link #row}), or in turns
-     * with xdlink's ({@link #streamTurn}, {@link #pingTurn}); the socket warms up before its first measured run when
-     * the run warms up at all.
+     * with xdlink's ({@link #streamTurn}, {@link #pingTurn}); the socket warms up before each size's first measured
+     * run when the run warms up at all, as xdlink does.
      */
     static final class Client implements AutoCloseable {
         private final BenchSettings s;
@@ -98,14 +98,15 @@ final class RawBaseline {
         private final Watchdog dog;
         private final ByteBuffer buf;
         private final ByteBuffer header = ByteBuffer.allocateDirect(HEADER);
-        private boolean warm;
+        /** The size the socket last warmed up for, -1 before any; 0 when the run does not warm up. */
+        private long warmedFor;
 
         private Client(BenchSettings s, SocketChannel ch, Watchdog dog) {
             this.s = s;
             this.ch = ch;
             this.dog = dog;
             this.buf = ByteBuffer.allocateDirect(Math.toIntExact(s.maxSize()));
-            this.warm = !s.warmUp();
+            this.warmedFor = s.warmUp() ? -1 : 0;
         }
 
         static Client connect(BenchSettings s, String host, int port) {
@@ -127,7 +128,7 @@ final class RawBaseline {
         /** One size's whole row: the run's iterations at once. */
         BenchResult row(long size) {
             try {
-                warmFirst(size);
+                warmUpFor(size);
                 long iters = s.iterations();
                 if (s.test().isBandwidth()) {
                     long elapsed = stream(ch, dog, buf, header, size, iters, false);
@@ -145,7 +146,7 @@ final class RawBaseline {
         /** One turn of a bandwidth row: {@code iters} messages streamed and acknowledged. */
         BwResult streamTurn(long size, long iters) {
             try {
-                warmFirst(size);
+                warmUpFor(size);
                 long elapsed = stream(ch, dog, buf, header, size, iters, false);
                 dog.rest();
                 return BwStatistics.duration(size, iters, elapsed, s.unit());
@@ -157,7 +158,7 @@ final class RawBaseline {
         /** One turn of a latency row: {@link Turns#LEAD_IN} unmeasured round trips, then {@code n}, timed (ns). */
         long[] pingTurn(long size, int n) {
             try {
-                warmFirst(size);
+                warmUpFor(size);
                 pingPong(ch, dog, buf, header, size, Turns.LEAD_IN, null);
                 long[] stamps = new long[n + 1];
                 pingPong(ch, dog, buf, header, size, n, stamps);
@@ -169,11 +170,13 @@ final class RawBaseline {
             }
         }
 
-        private void warmFirst(long size) throws IOException {
+        /** Warms the socket up once for each size, as xdlink warms up before it: the first at the first pace. */
+        private void warmUpFor(long size) throws IOException {
             dog.progress();
-            if (!warm) {
-                warmUp(ch, dog, buf, header, s, size);
-                warm = true;
+            if (warmedFor != 0 && warmedFor != size) {
+                WarmUpPlateau.Pace pace = warmedFor < 0 ? WarmUpPlateau.Pace.FIRST : WarmUpPlateau.Pace.AGAIN;
+                warmUp(ch, dog, buf, header, s, size, pace);
+                warmedFor = size;
             }
         }
 
@@ -202,8 +205,8 @@ final class RawBaseline {
      * ({@link WarmUpPlateau}).
      */
     private static void warmUp(SocketChannel ch, Watchdog dog, ByteBuffer buf, ByteBuffer header, BenchSettings s,
-                               long size) throws IOException {
-        WarmUpPlateau.run(WarmUpPlateau.firstRound(BandwidthRun.WARM_UP_FIRST_MESSAGES, size), 1, n -> {
+                               long size, WarmUpPlateau.Pace pace) throws IOException {
+        WarmUpPlateau.run(pace, WarmUpPlateau.firstRound(BandwidthRun.WARM_UP_FIRST_MESSAGES, size), 1, n -> {
             if (s.test().isBandwidth()) {
                 stream(ch, dog, buf, header, size, n, true);
             } else {

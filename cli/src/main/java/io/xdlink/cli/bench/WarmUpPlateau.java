@@ -8,10 +8,12 @@ import java.util.List;
 
 /**
  * Decides when a warm-up has reached the rate the path keeps (messages of a bandwidth test, round trips of a latency
- * test), and runs one ({@link #run}): the warm-up runs in rounds of about {@link #ROUND_NANOS} each and stops once the
- * median rate of the last {@link #SPAN} rounds is no more than {@link #GAIN} above the median of the {@link #SPAN}
+ * test), and runs one ({@link #run}): the warm-up runs in rounds of about {@link Pace#roundNanos} each and stops once
+ * the median rate of the last {@link Pace#span} rounds is no more than {@link #GAIN} above the median of the ones
  * before them (fewer rounds where rounds run longer, see {@link #span}) and the compilers spent less than
- * {@link #COMPILING} of the last round, or after {@link #MAX_NANOS} whatever the rates.
+ * {@link #COMPILING} of the last round, or after {@link Pace#maxNanos} whatever the rates. The first size of a run
+ * warms up at the {@link Pace#FIRST} pace; every later size ({@code -a}, as perftest warms up before each size) at
+ * the {@link Pace#AGAIN} pace, since most of the path is compiled by then.
  *
  * <p>Why not a fixed count: in the two-host lab the compiler is still finishing the path seconds into a run, and a
  * fixed warm-up ends wherever the count runs out. A 64 KiB write_bw timed right after 1 GiB of warm-up ran at
@@ -22,14 +24,33 @@ import java.util.List;
  * process's compilers still worked 40-100% of each round.
  */
 final class WarmUpPlateau {
-    /** How long one round of the warm-up should take: long enough to average over the noise of a shared host. */
+    /** How long one round of the first size's warm-up should take: long enough to average over a shared host's noise. */
     static final long ROUND_NANOS = 250_000_000L;
-    /** Rounds compared on each side of the last step. */
+    /** Rounds compared on each side of the last step, in the first size's warm-up. */
     static final int SPAN = 4;
     /** How much faster the last rounds may still be and count as level. */
     static final double GAIN = 1.10;
-    /** The longest a warm-up goes on, climbing or not. */
+    /** The longest the first size's warm-up goes on, climbing or not. */
     static final long MAX_NANOS = 15_000_000_000L;
+
+    /**
+     * How a warm-up runs: rounds of about {@code roundNanos}, {@code span} of them compared on each side of the last
+     * step, for at most {@code maxNanos}.
+     */
+    record Pace(long roundNanos, int span, long maxNanos) {
+        /** The first size: class loading and compiling the whole path, which takes seconds on a small host. */
+        static final Pace FIRST = new Pace(ROUND_NANOS, SPAN, MAX_NANOS);
+        /**
+         * A later size: the path is compiled, and what a new size changes is a few methods (another branch taken,
+         * a payload now cut in frames). Without this, each later row of an {@code -a} table in the two-host lab met
+         * those compilations: a peer's compiler thread took the processor from its engine for 4 ms (a scheduler
+         * trace), and 5000 messages of 4 B to 8 KiB moved 0.08-0.45 M messages a second against 1.2-2.1 M with a
+         * warm-up before each size.
+         */
+        static final Pace AGAIN = new Pace(50_000_000L, 2, 2_000_000_000L);
+    }
+
+    private final Pace pace;
 
     /** A round's messages at most: the run keeps two time stamps per message. */
     static final long MAX_ROUND_MESSAGES = 1L << 22;
@@ -43,7 +64,17 @@ final class WarmUpPlateau {
     private final List<Double> rates = new ArrayList<>();
     private boolean compiling;
     private long elapsed;
-    private long lastNanos = ROUND_NANOS;
+    private long lastNanos;
+
+    /** A warm-up at the {@link Pace#FIRST} pace. */
+    WarmUpPlateau() {
+        this(Pace.FIRST);
+    }
+
+    WarmUpPlateau(Pace pace) {
+        this.pace = pace;
+        this.lastNanos = pace.roundNanos();
+    }
 
     /** One warm-up round: runs {@code n} messages or round trips. */
     @FunctionalInterface
@@ -52,11 +83,11 @@ final class WarmUpPlateau {
     }
 
     /**
-     * Runs a warm-up: a first round of {@code first} messages or round trips, then rounds sized to take about
-     * {@link #ROUND_NANOS} at the last round's rate (at least {@code floor}), until the rate is {@link #level}.
+     * Runs a warm-up at {@code pace}: a first round of {@code first} messages or round trips, then rounds sized to
+     * take about the pace's round at the last round's rate (at least {@code floor}), until the rate is {@link #level}.
      */
-    static <E extends Exception> void run(long first, long floor, Round<E> round) throws E {
-        WarmUpPlateau plateau = new WarmUpPlateau();
+    static <E extends Exception> void run(Pace pace, long first, long floor, Round<E> round) throws E {
+        WarmUpPlateau plateau = new WarmUpPlateau(pace);
         long n = first;
         while (true) {
             long compiled = compilerMillis();
@@ -92,7 +123,7 @@ final class WarmUpPlateau {
 
     /** Whether the rate has stopped climbing, or the warm-up has taken as long as it may. */
     boolean level() {
-        if (elapsed >= MAX_NANOS) {
+        if (elapsed >= pace.maxNanos()) {
             return true;
         }
         int n = rates.size();
@@ -104,15 +135,15 @@ final class WarmUpPlateau {
     }
 
     /**
-     * Rounds compared on each side: {@link #SPAN} of the intended length, fewer where the last round was longer,
-     * so each side covers about {@code SPAN * ROUND_NANOS} whatever a round lasts. A round is at least a TX depth of
+     * Rounds compared on each side: the pace's span of the intended length, fewer where the last round was longer,
+     * so each side covers about {@code span * roundNanos} whatever a round lasts. A round is at least a TX depth of
      * messages: 128 writes of 1 MiB take 2.1 s on a 500 Mbit/s cable, where eight rounds ran into the 15 s limit on
      * a rate that was level from the first.
      */
     private int span() {
         long last = lastNanos;
-        long perSide = (long) SPAN * ROUND_NANOS;
-        return (int) Math.max(1, Math.min(SPAN, (perSide + last / 2) / last));
+        long perSide = (long) pace.span() * pace.roundNanos();
+        return (int) Math.max(1, Math.min(pace.span(), (perSide + last / 2) / last));
     }
 
     /** Rounds so far. */
@@ -121,14 +152,14 @@ final class WarmUpPlateau {
     }
 
     /**
-     * Messages for the next round, each of {@code messageBytes}: as many as the last round's rate moves in
-     * {@link #ROUND_NANOS}, at least {@code floor}, at most {@link #MAX_ROUND_MESSAGES}.
+     * Messages for the next round, each of {@code messageBytes}: as many as the last round's rate moves in the pace's
+     * round, at least {@code floor}, at most {@link #MAX_ROUND_MESSAGES}.
      */
     long nextMessages(long messageBytes, long floor) {
         if (rates.isEmpty()) {
             return floor;
         }
-        double perRound = rates.getLast() * ROUND_NANOS / messageBytes;
+        double perRound = rates.getLast() * pace.roundNanos() / messageBytes;
         return Math.max(floor, (long) Math.min(perRound, MAX_ROUND_MESSAGES));
     }
 

@@ -4,7 +4,11 @@ import org.junit.jupiter.api.Test;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.channels.ServerSocketChannel;
 import java.util.concurrent.CompletableFuture;
@@ -209,6 +213,54 @@ class RawBaselineTest {
             // Silent from here, the socket open: the server spins on its reads until its watchdog gives up.
             assertThat(server.get(10, TimeUnit.SECONDS)).isInstanceOf(BenchException.class)
                     .hasMessage("the raw baseline made no progress for 1 s; the peer stopped");
+        }
+    }
+    /**
+     * The socket warms up before each size it measures, as xdlink does before each size of {@code -a} (perftest warms
+     * up before each size too): unmeasured runs, sent with negated counts, before the first measured run of every
+     * size, and none at all without {@code --perform_warm_up}. A server of the test's own records what the client
+     * announces.
+     */
+    @Test
+    void theSocketWarmsUpBeforeEachSizeAndNotAtAllWhenToldNotTo() throws Exception {
+        assertThat(announcedRuns(settings("-a", "-n", "10"), 4096, 8192))
+                .as("warm-ups (negative) before each size's one measured run of 10")
+                .matches(runs -> runs.matches("(4096x-\\d+ )+4096x10 (8192x-\\d+ )+8192x10 "), "warm-ups, then 10");
+        assertThat(announcedRuns(settings("-a", "-n", "10", "--no-perform_warm_up"), 4096, 8192))
+                .isEqualTo("4096x10 8192x10 ");
+    }
+
+    /** Runs the real client's rows for {@code sizes} against a recording server; returns "SIZExCOUNT " per run. */
+    private static String announcedRuns(BenchSettings s, long... sizes) throws Exception {
+        try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<String> recorded = CompletableFuture.supplyAsync(() -> {
+                StringBuilder runs = new StringBuilder();
+                try (Socket peer = ss.accept()) {
+                    DataInputStream in = new DataInputStream(peer.getInputStream());
+                    DataOutputStream out = new DataOutputStream(peer.getOutputStream());
+                    while (true) {
+                        long size;
+                        try {
+                            size = in.readLong();
+                        } catch (EOFException end) {
+                            return runs.toString();
+                        }
+                        long count = in.readLong();
+                        runs.append(size).append('x').append(count).append(' ');
+                        in.skipNBytes(size * Math.abs(count));
+                        out.writeByte(1);
+                        out.flush();
+                    }
+                } catch (IOException e) {
+                    return runs + "failed: " + e;
+                }
+            });
+            try (RawBaseline.Client client = RawBaseline.Client.connect(s, "127.0.0.1", ss.getLocalPort())) {
+                for (long size : sizes) {
+                    assertThat(client.row(size)).isInstanceOf(BenchResult.Bw.class);
+                }
+            }
+            return recorded.get(30, TimeUnit.SECONDS);
         }
     }
 }

@@ -111,4 +111,38 @@ class WarmUpPlateauTest {
                 .hasMessageContaining("0 ns");
         assertThatThrownBy(() -> p.round(-1, 5, 0)).isInstanceOf(IllegalArgumentException.class);
     }
+    /**
+     * A later size of {@code -a} warms up at the brief pace: fifty-millisecond rounds, two compared on each side, two
+     * seconds at most, so 22 later sizes add seconds to a table rather than most of a minute; the first size keeps
+     * the long pace.
+     */
+    @Test
+    void aLaterSizeIsLevelAfterFourBriefRoundsAndStopsWithinTwoSeconds() {
+        WarmUpPlateau.Pace again = WarmUpPlateau.Pace.AGAIN;
+        assertThat(again.roundNanos()).isLessThan(WarmUpPlateau.Pace.FIRST.roundNanos());
+        WarmUpPlateau level = new WarmUpPlateau(again);
+        for (int i = 0; i < 3; i++) {
+            level.round(250_000_000, again.roundNanos(), 0);
+            assertThat(level.level()).as("round %d of 4", i + 1).isFalse();
+        }
+        level.round(250_000_000, again.roundNanos(), 0);
+        assertThat(level.level()).isTrue();
+        assertThat(level.nextMessages(1000, 1)).as("the next round is sized to the brief round").isEqualTo(250_000);
+
+        WarmUpPlateau climbing = new WarmUpPlateau(again);
+        long bytes = 1_000_000;
+        int rounds = 0;
+        while (!climbing.level()) {
+            climbing.round(bytes, again.roundNanos(), 0);
+            bytes = bytes * 3 / 2;
+            rounds++;
+        }
+        assertThat((long) rounds * again.roundNanos()).isEqualTo(again.maxNanos());
+
+        WarmUpPlateau compiling = new WarmUpPlateau(again);
+        for (int i = 0; i < 4; i++) {
+            compiling.round(250_000_000, again.roundNanos(), (long) (again.roundNanos() * WarmUpPlateau.COMPILING) + 1);
+        }
+        assertThat(compiling.level()).as("this process's compilers still busy").isFalse();
+    }
 }
