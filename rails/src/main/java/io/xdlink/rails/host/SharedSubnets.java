@@ -56,7 +56,9 @@ public final class SharedSubnets {
      * keeps each cable's rails on it whatever subnet its interface shares.
      */
     public static List<String> warnUntied(List<LinkInfo> links) {
-        return InterfaceBinding.works() ? List.of() : warnings(of(links));
+        // The probe (a socket and a walk of this process's descriptors) only where there is something to say.
+        List<String> warnings = warnings(of(links));
+        return warnings.isEmpty() || InterfaceBinding.works() ? List.of() : warnings;
     }
 
     /**

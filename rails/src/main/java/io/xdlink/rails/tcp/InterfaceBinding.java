@@ -85,7 +85,7 @@ public final class InterfaceBinding {
 
         private static MethodHandle handle(Linker linker, String symbol, FunctionDescriptor d, Linker.Option... o) {
             return linker.downcallHandle(linker.defaultLookup().find(symbol).orElseThrow(
-                    () -> new UnsupportedOperationException("no " + symbol)), d, o);
+                    () -> new UnsupportedOperationException("the C library has no " + symbol)), d, o);
         }
     }
 
