@@ -153,13 +153,57 @@ class RunRecordTest {
     @Test
     void noMoreThanTheMostReferencesAreHeldAtOnce() {
         RecordWriter writer = new RecordWriter(64 << 10);
-        MemorySegment payload = MemorySegment.ofArray(new byte[16]);
+        int length = RecordWriter.INLINE_PAYLOAD + 1;
+        MemorySegment payload = MemorySegment.ofArray(new byte[length]);
         for (int i = 0; i < RecordWriter.MAX_REFERENCES; i++) {
             long at = writer.beginRun(8, 1);
             assertThat(at).isGreaterThanOrEqualTo(0);
-            writer.commitRun(8, 1, payload, 0, 16);
+            writer.commitRun(8, 1, payload, 0, length);
         }
         assertThat(writer.beginRun(8, 1)).isEqualTo(-1);
+    }
+
+    /**
+     * A small payload goes into the batch behind its heads when the run is taken (the same bytes on the wire, in
+     * one buffer); a larger one is read from its memory when the batch is written.
+     */
+    @Test
+    void aSmallPayloadIsCopiedWhenTakenAndALargerOneIsWrittenFromItsMemory() throws IOException {
+        for (int length : new int[] {1, RecordWriter.INLINE_PAYLOAD, RecordWriter.INLINE_PAYLOAD + 1}) {
+            MemorySegment payload = MemorySegment.ofArray(new byte[length]).fill((byte) 4);
+            RecordWriter writer = new RecordWriter(4096);
+            long at = writer.beginRun(8, 1);
+            writer.segment().asSlice(at, 8).fill((byte) 1);
+            writer.commitRun(8, 1, payload, 0, length);
+            assertThat(writer.pending()).isEqualTo(RecordReader.RUN_HEADER_BYTES + 8 + length);
+            payload.fill((byte) 5); // after the run was taken
+            ChunkedChannel ch = new ChunkedChannel(4096);
+            while (writer.pending() > 0) {
+                writer.writeTo(ch);
+            }
+            byte[] ones = new byte[8];
+            java.util.Arrays.fill(ones, (byte) 1);
+            byte[] body = new byte[length];
+            java.util.Arrays.fill(body, (byte) (length <= RecordWriter.INLINE_PAYLOAD ? 4 : 5));
+            assertThat(ch.bytes()).as("payload of %d bytes", length).isEqualTo(concat(header(8, 1, length), ones, body));
+        }
+    }
+
+    /** A small payload that does not fit behind its heads in the batch is written from its memory instead. */
+    @Test
+    void aSmallPayloadWithNoRoomLeftInTheBatchGoesByReference() throws IOException {
+        RecordWriter writer = new RecordWriter(64);
+        long at = writer.beginRun(8, 6); // 8 + 48 of 64 bytes: 8 left
+        writer.segment().asSlice(at, 48).fill((byte) 1);
+        MemorySegment payload = MemorySegment.ofArray(new byte[40]).fill((byte) 4);
+        writer.commitRun(8, 6, payload, 0, 40);
+        ChunkedChannel ch = new ChunkedChannel(1000);
+        while (writer.pending() > 0) {
+            writer.writeTo(ch);
+        }
+        byte[] heads = new byte[48];
+        java.util.Arrays.fill(heads, (byte) 1);
+        assertThat(ch.bytes()).isEqualTo(concat(header(8, 6, 40), heads, payload.toArray(ValueLayout.JAVA_BYTE)));
     }
 
     @Test
