@@ -172,11 +172,17 @@ public final class EngineTurn implements AutoCloseable {
     private void standBy(IdleStrategy idle) {
         while (!closed) {
             int work = 0;
+            boolean aside = false;
             boolean ran = turn.tryLock();
             if (ran) {
                 try {
                     missed = false;
                     work = cycle(false);
+                    aside = work == 0 && pauseNanos > 0 && stepAside(clock.getAsLong());
+                    if (aside) {
+                        // Decided while the turn is held, since the rails' registrations are the engine's.
+                        idle.stepAside();
+                    }
                 } catch (Throwable t) {
                     lastError = t;
                     work = 1;
@@ -204,7 +210,7 @@ public final class EngineTurn implements AutoCloseable {
                 LockSupport.parkNanos(pauseNanos);
                 continue;
             }
-            if (work == 0 && pauseNanos > 0 && stepAside(clock.getAsLong())) {
+            if (aside) {
                 // The host's calls run the engine: stay off the rails and the processors until they stop.
                 LockSupport.parkNanos(pauseNanos);
                 continue;

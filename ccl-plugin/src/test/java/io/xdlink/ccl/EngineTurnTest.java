@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -279,6 +280,55 @@ class EngineTurnTest {
             } finally {
                 stop.set(true);
                 t.close();
+            }
+        }
+    }
+
+    /**
+     * A standby that steps aside for the host's calls lets go of the rails it would sleep on (so what arrives
+     * meanwhile wakes no one), and does so holding the turn, since the rails' registrations are the engine's; one
+     * that stays on the rails through a transfer keeps them.
+     */
+    @Test
+    @Timeout(60)
+    void aStandbyThatStepsAsideLetsGoOfTheRailsHoldingTheTurn() throws Exception {
+        for (boolean transferring : new boolean[] {false, true}) {
+            CountingAgent agent = new CountingAgent();
+            agent.transferring = transferring;
+            AtomicInteger asides = new AtomicInteger();
+            AtomicInteger withoutTheTurn = new AtomicInteger();
+            AtomicReference<EngineTurn> self = new AtomicReference<>();
+            IdleStrategy idle = new IdleStrategy() {
+                @Override
+                public void idle(int workCount) {
+                    sleepQuietly();
+                }
+
+                @Override
+                public void stepAside() {
+                    asides.incrementAndGet();
+                    // A look from the thread that holds the turn runs nothing; from one that does not, a cycle.
+                    int before = agent.cycles.get();
+                    self.get().poll();
+                    if (agent.cycles.get() != before) {
+                        withoutTheTurn.incrementAndGet();
+                    }
+                }
+            };
+            long pause = TimeUnit.MILLISECONDS.toNanos(20);
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+            try (EngineTurn t = new EngineTurn(agent, idle, System::nanoTime, true, pause)) {
+                self.set(t);
+                while (System.nanoTime() < until) {
+                    t.poll();
+                    LockSupport.parkNanos(100_000);
+                }
+            }
+            if (transferring) {
+                assertThat(asides).as("a standby that stays on the rails through a transfer").hasValue(0);
+            } else {
+                assertThat(asides.get()).as("pauses while the host polled").isGreaterThan(0);
+                assertThat(withoutTheTurn).hasValue(0);
             }
         }
     }

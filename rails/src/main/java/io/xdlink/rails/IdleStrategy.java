@@ -33,6 +33,15 @@ public interface IdleStrategy {
     default void awaiting(boolean awaiting) {
     }
 
+    /**
+     * The thread is about to pause for reasons of its own (another thread runs its agent meanwhile) rather than idle
+     * through this strategy: a strategy that sleeps on the rails lets go of them, so what arrives meanwhile wakes no
+     * one. Called on the thread that idles, while it holds its agent (the rails are then its own); the next duty
+     * cycle it runs takes them back. Does nothing by default.
+     */
+    default void stepAside() {
+    }
+
     /** Called when the runner starts again after a pause. */
     default void reset() {
     }

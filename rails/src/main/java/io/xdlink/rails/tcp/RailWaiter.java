@@ -3,6 +3,7 @@ package io.xdlink.rails.tcp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ref.Cleaner;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 
 /**
@@ -49,6 +50,29 @@ final class RailWaiter {
             selector.selectedKeys().clear();
         } catch (IOException e) {
             throw new UncheckedIOException("waiting on rails failed", e);
+        }
+    }
+
+    /**
+     * Cancels the registrations of the rails ({@link TcpRailTransport}s) with this selector and has the selector
+     * forget them at once, so their sockets carry no waiter of this thread's until the rails register again; other
+     * channels stay. On the waiter's own thread.
+     */
+    void releaseRails() {
+        boolean any = false;
+        for (SelectionKey k : selector.keys()) {
+            if (k.isValid() && k.attachment() instanceof TcpRailTransport) {
+                k.cancel();
+                any = true;
+            }
+        }
+        if (any) {
+            try {
+                selector.selectNow();
+                selector.selectedKeys().clear();
+            } catch (IOException e) {
+                throw new UncheckedIOException("letting go of rails failed", e);
+            }
         }
     }
 

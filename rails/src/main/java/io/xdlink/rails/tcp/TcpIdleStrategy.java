@@ -118,6 +118,20 @@ public final class TcpIdleStrategy implements IdleStrategy {
         RailWaiter.closeCurrent();
     }
 
+    /**
+     * Lets go of the rails this thread sleeps on: while it pauses, every segment that arrives on a rail still
+     * registered with its selector runs the selector's wake-up callback under two interrupt-disabling locks inside
+     * the sender's system call, for nobody (in the two-host lab the sender's write and the receiver's TCP
+     * processing run in one call). Its next duty cycle registers them again.
+     */
+    @Override
+    public void stepAside() {
+        RailWaiter w = RailWaiter.current();
+        if (w != null) {
+            w.releaseRails();
+        }
+    }
+
     @Override
     public void awaiting(boolean awaiting) {
         window.awaiting(awaiting);

@@ -310,22 +310,23 @@ public final class TcpRailTransport implements RailTransport {
 
     /**
      * Registers with the calling thread's {@link RailWaiter}, if it idles on one, so traffic wakes it; again when
-     * another thread takes the rail over (a pool thread that changed).
+     * another thread takes the rail over (a pool thread that changed), or after that thread let go of its rails
+     * ({@link RailWaiter#releaseRails}).
      */
     private void joinWaiter() throws IOException {
         RailWaiter w = RailWaiter.current();
-        if (w != null && (waitKey == null || waitKey.selector() != w.selector)) {
+        if (w != null && (waitKey == null || waitKey.selector() != w.selector || !waitKey.isValid())) {
             if (waitKey != null) {
                 waitKey.cancel();
             }
             try {
-                waitKey = channel.register(w.selector, SelectionKey.OP_READ);
+                waitKey = channel.register(w.selector, SelectionKey.OP_READ, this);
             } catch (CancelledKeyException e) {
                 // This thread's selector still holds the key another thread cancelled when it took the rail over
                 // before; a selector forgets a cancelled key at its next selection, which this thread may make.
                 w.selector.selectNow();
                 w.selector.selectedKeys().clear();
-                waitKey = channel.register(w.selector, SelectionKey.OP_READ);
+                waitKey = channel.register(w.selector, SelectionKey.OP_READ, this);
             }
         }
     }

@@ -6,6 +6,11 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.channels.Pipe;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +50,50 @@ class TcpIdleStrategyTest {
             assertThat(received.get(30, TimeUnit.SECONDS)).containsExactly(4, 2);
             engine.join();
         }
+    }
+
+    /**
+     * A thread that steps aside lets go of its rails, so a frame arriving meanwhile readies nothing of its selector,
+     * keeps the other channels it wakes on, and takes the rails back with its next poll.
+     */
+    @Test
+    void aThreadThatStepsAsideLetsGoOfItsRailsUntilItPollsAgain() throws Exception {
+        try (TcpLoopbackPair pair = TcpLoopbackPair.open(TcpSettings.defaults(), LinkState.of(Generation.GEN3, 1));
+                Pipe.SourceChannel other = Pipe.open().source()) {
+            TcpIdleStrategy idle = new TcpIdleStrategy(0, 0, 1);
+            try {
+                Selector selector = RailWaiter.forCurrentThread().selector;
+                other.configureBlocking(false);
+                TcpIdleStrategy.wakeOn(other);
+                List<byte[]> got = new ArrayList<>();
+                pair.b().poll(f -> got.add(f.toArray(ValueLayout.JAVA_BYTE)), 1);
+                assertThat(attachments(selector)).containsExactly(pair.b());
+
+                idle.stepAside();
+                assertThat(attachments(selector)).as("the rail let go of, the other channel kept").isEmpty();
+                assertThat(selector.keys()).hasSize(1);
+                assertThat(pair.a().offer(MemorySegment.ofArray(new byte[] {4, 2}))).isTrue();
+                pair.a().flush();
+                Thread.sleep(50);
+                assertThat(selector.selectNow()).as("a frame arriving meanwhile readies nothing").isZero();
+
+                while (got.isEmpty()) {
+                    pair.b().poll(f -> got.add(f.toArray(ValueLayout.JAVA_BYTE)), 1);
+                }
+                assertThat(got.getFirst()).containsExactly(4, 2);
+                assertThat(attachments(selector)).as("taken back by the poll").containsExactly(pair.b());
+                assertThat(pair.a().offer(MemorySegment.ofArray(new byte[] {7}))).isTrue();
+                pair.a().flush();
+                assertThat(selector.select(30_000)).as("the next frame readies it again").isEqualTo(1);
+            } finally {
+                TcpIdleStrategy.release();
+            }
+        }
+    }
+
+    private static List<Object> attachments(Selector selector) {
+        return selector.keys().stream().filter(SelectionKey::isValid).map(SelectionKey::attachment)
+                .filter(a -> a != null).toList();
     }
 
     @Test
