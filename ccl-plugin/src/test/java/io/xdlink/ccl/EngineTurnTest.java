@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,6 +60,14 @@ class EngineTurnTest {
             } finally {
                 depth.decrementAndGet();
             }
+        }
+
+        /** Whether the agent says when its last cycle began ({@link Agent#lastCycleNanos}), as a device's engine does. */
+        volatile boolean saysItsCycleTime;
+
+        @Override
+        public long lastCycleNanos() {
+            return saysItsCycleTime ? System.nanoTime() : Long.MIN_VALUE;
         }
 
         /** Whether the agent says bytes are on their way through its links (as of now). */
@@ -330,6 +339,40 @@ class EngineTurnTest {
                 assertThat(asides.get()).as("pauses while the host polled").isGreaterThan(0);
                 assertThat(withoutTheTurn).hasValue(0);
             }
+        }
+    }
+
+    /**
+     * A host's call notes when it ran at the time its duty cycle read, not by reading the clock again: a host polls
+     * many times a message. The standby still steps aside by that time.
+     */
+    @Test
+    @Timeout(60)
+    void aHostsCallsAreNotedAtTheirCyclesTimeWithoutAClockReadOfTheirOwn() throws Exception {
+        Thread host = Thread.currentThread();
+        AtomicInteger hostReads = new AtomicInteger();
+        CountingAgent agent = new CountingAgent();
+        agent.saysItsCycleTime = true;
+        long pause = TimeUnit.MILLISECONDS.toNanos(100);
+        LongSupplier clock = () -> {
+            if (Thread.currentThread() == host) {
+                hostReads.incrementAndGet();
+            }
+            return System.nanoTime();
+        };
+        try (EngineTurn t = new EngineTurn(agent, w -> sleepQuietly(), clock, true, pause)) {
+            int reads = hostReads.get();
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+            t.poll();
+            Thread.sleep(110);
+            int before = agent.standbyCycles.get();
+            while (System.nanoTime() < until) {
+                t.poll();
+                t.step();
+                LockSupport.parkNanos(100_000);
+            }
+            assertThat(hostReads.get() - reads).as("clock reads by the host's calls").isZero();
+            assertThat(agent.standbyCycles.get() - before).as("standby cycles while the host polled").isLessThan(10);
         }
     }
 

@@ -40,6 +40,15 @@ public interface Agent {
         return Long.MIN_VALUE;
     }
 
+    /**
+     * When the duty cycle that ran last began, on the agent's clock, as that cycle read it; {@link Long#MIN_VALUE}
+     * when the agent does not say (its caller then reads the clock itself). For the thread that ran the cycle: a
+     * caller that stamps its own calls takes this instead of reading the clock once more.
+     */
+    default long lastCycleNanos() {
+        return Long.MIN_VALUE;
+    }
+
     /** Name for threads and logs. */
     String roleName();
 

@@ -207,6 +207,11 @@ public final class DeviceEngine implements Agent {
         return midTransferAt;
     }
 
+    @Override
+    public long lastCycleNanos() {
+        return now;
+    }
+
     private int flush() {
         int work = 0;
         for (int i = 0; i < rails.size(); i++) {
