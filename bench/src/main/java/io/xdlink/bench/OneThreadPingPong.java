@@ -162,6 +162,18 @@ public final class OneThreadPingPong {
             End eb = new End(b, sb, rb, arena, false);
             ea.start();
             eb.start();
+            // Before host a sends, nobody sends to it: each test() of its receive is a look that finds nothing.
+            for (int r = 0; r < 3; r++) {
+                int looks = 200_000;
+                long cpu0 = THREADS.getCurrentThreadCpuTime();
+                for (int i = 0; i < looks; i++) {
+                    if (a.test(ea.receiving, null)) {
+                        throw new IllegalStateException("a receive nobody sent to completed");
+                    }
+                }
+                System.out.printf(Locale.ROOT, "a look that finds nothing: %.3f us (processor)%n",
+                        (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e3 / looks);
+            }
             for (int r = 0; r < rounds; r++) {
                 long cpu0 = THREADS.getCurrentThreadCpuTime();
                 long t0 = System.nanoTime();
@@ -183,6 +195,7 @@ public final class OneThreadPingPong {
                         + " socket %.3f us%n", r, wall / 1e3 / perRound, cpu / 1e3 / perRound,
                         (double) calls / perRound, socketRoundTrip(perRound));
             }
+
         }
     }
 
