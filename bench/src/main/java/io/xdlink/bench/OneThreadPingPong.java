@@ -176,6 +176,7 @@ public final class OneThreadPingPong {
             }
             for (int r = 0; r < rounds; r++) {
                 long cpu0 = THREADS.getCurrentThreadCpuTime();
+                long bytes0 = allocated();
                 long t0 = System.nanoTime();
                 long until = ea.roundTrips + perRound;
                 long calls = 0;
@@ -191,9 +192,10 @@ public final class OneThreadPingPong {
                 }
                 long wall = System.nanoTime() - t0;
                 long cpu = THREADS.getCurrentThreadCpuTime() - cpu0;
-                System.out.printf(Locale.ROOT, "round %d: %.3f us a round trip (processor %.3f us), %.1f calls each;"
-                        + " socket %.3f us%n", r, wall / 1e3 / perRound, cpu / 1e3 / perRound,
-                        (double) calls / perRound, socketRoundTrip(perRound));
+                long bytes = allocated() - bytes0;
+                System.out.printf(Locale.ROOT, "round %d: %.3f us a round trip (processor %.3f us), %.1f calls and"
+                        + " %.0f bytes allocated each; socket %.3f us%n", r, wall / 1e3 / perRound, cpu / 1e3 / perRound,
+                        (double) calls / perRound, (double) bytes / perRound, socketRoundTrip(perRound));
             }
 
         }
@@ -224,6 +226,11 @@ public final class OneThreadPingPong {
                 return (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e3 / n;
             }
         }
+    }
+
+    /** Bytes this thread allocated so far. */
+    private static long allocated() {
+        return ((com.sun.management.ThreadMXBean) THREADS).getCurrentThreadAllocatedBytes();
     }
 
     private static Params params(String line) throws Exception {
