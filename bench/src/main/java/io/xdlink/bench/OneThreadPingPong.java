@@ -13,16 +13,13 @@ import io.xdlink.ccl.SendComm;
 import io.xdlink.params.ParamSources;
 import io.xdlink.params.Params;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.util.Locale;
 import java.util.Map;
 
@@ -206,25 +203,24 @@ public final class OneThreadPingPong {
      * other end, written back and read, with TCP_NODELAY. Processor microseconds per round trip.
      */
     private static double socketRoundTrip(long n) throws Exception {
-        try (ServerSocketChannel server = ServerSocketChannel.open()) {
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            try (SocketChannel a = SocketChannel.open(server.getLocalAddress()); SocketChannel b = server.accept()) {
-                a.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                b.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ByteBuffer m = ByteBuffer.allocateDirect(8);
-                long cpu0 = THREADS.getCurrentThreadCpuTime();
-                for (long i = 0; i < n; i++) {
-                    for (SocketChannel[] way : new SocketChannel[][] {{a, b}, {b, a}}) {
-                        m.clear();
-                        way[0].write(m);
-                        m.clear();
-                        while (m.hasRemaining()) {
-                            way[1].read(m);
-                        }
-                    }
-                }
-                return (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e3 / n;
+        try (PlainTcpPair pair = PlainTcpPair.open()) {
+            ByteBuffer m = ByteBuffer.allocateDirect(8);
+            long cpu0 = THREADS.getCurrentThreadCpuTime();
+            for (long i = 0; i < n; i++) {
+                pass(pair.a(), pair.b(), m);
+                pass(pair.b(), pair.a(), m);
             }
+            return (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e3 / n;
+        }
+    }
+
+    /** The 8 bytes of {@code m} written by {@code from} and read whole by {@code to}. */
+    private static void pass(SocketChannel from, SocketChannel to, ByteBuffer m) throws IOException {
+        m.clear();
+        from.write(m);
+        m.clear();
+        while (m.hasRemaining()) {
+            to.read(m);
         }
     }
 
