@@ -21,6 +21,12 @@ import java.util.List;
 final class AckCoalescer {
     private final int everyFrames;
     private final long delayNanos;
+    /**
+     * How long frames that all said {@link io.xdlink.rails.frame.FrameFlags#ACK_LAZY} may wait: a quarter of the
+     * retransmit timeout, so their sender never sends them again for want of it. An 8-byte ping-pong between two plugin
+     * processes otherwise built, sent and took in an acknowledgement in every answer, for sends already reported done.
+     */
+    private final long lazyDelayNanos;
     private final EngineCounters counters;
     private final ArrayDeque<QpReceiver> dirty = new ArrayDeque<>();
 
@@ -40,6 +46,7 @@ final class AckCoalescer {
         this.counters = counters;
         this.everyFrames = settings.ackEveryFrames();
         this.delayNanos = settings.ackDelayNanos();
+        this.lazyDelayNanos = Math.max(delayNanos, settings.retransmitNanos() / 4);
     }
 
     /**
@@ -60,6 +67,17 @@ final class AckCoalescer {
      * @return when the clock must next look at this ACK (its delay started now), or {@link Long#MAX_VALUE}
      */
     long onData(int frames, boolean ackRequest, long at) {
+        return onData(frames, ackRequest, false, at);
+    }
+
+    /**
+     * As {@link #onData(int, boolean, long)}; with {@code lazy}, every one of the frames said its sender waits for
+     * nothing the ACK brings soon, and the ACK's delay is the lazy one for them: frames that did not say so shorten
+     * it again.
+     *
+     * @return when the clock must next look at this ACK (it became due sooner), or {@link Long#MAX_VALUE}
+     */
+    long onData(int frames, boolean ackRequest, boolean lazy, long at) {
         dataSinceAck += frames;
         if (dataSinceAck >= 2 * everyFrames) {
             now = true;
@@ -74,8 +92,9 @@ final class AckCoalescer {
             // cycleStarted).
             asked = true;
         }
-        if (dueAt == Long.MAX_VALUE) {
-            dueAt = at + delayNanos;
+        long due = at + (lazy ? lazyDelayNanos : delayNanos);
+        if (due < dueAt) {
+            dueAt = due;
             return dueAt;
         }
         return Long.MAX_VALUE;

@@ -182,7 +182,7 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
             case WRITE, WRITE_WITH_IMM, SEND -> {
                 rail.dataFramesReceived++;
                 counters.dataFramesReceived++;
-                pool.onDataReceived(v.hasFlag(FrameFlags.ACK_REQUEST), now);
+                pool.onDataReceived(1, v.hasFlag(FrameFlags.ACK_REQUEST), v.hasFlag(FrameFlags.ACK_LAZY), now);
                 QpCore qp = qps.get(v.qpn());
                 if (qp == null || qp.pool != pool) {
                     counters.malformedFrames++;

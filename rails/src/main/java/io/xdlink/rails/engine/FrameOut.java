@@ -101,12 +101,14 @@ final class FrameOut implements RailTransport.FrameRun {
 
     /**
      * Turns the data frame just sent into the next frame of the same request: another packet sequence, offset and
-     * length, and flags (ACK_REQUEST or none; the immediate flag of a SEND stays as its first frame had it).
+     * length, and flags (ACK_REQUEST or none; the immediate flag of a SEND stays as its first frame had it, and so
+     * does ACK_LAZY, which never asks).
      * Everything else (opcode, queue pairs, message, total, key, address, immediate, source) is the request's and
      * stays as {@code PeerPool.fill} set it.
      */
     void nextFrame(int ackRequest, int psn, long offset, int payloadLength, long requestOffset) {
-        this.flags = ackRequest | (flags & FrameFlags.IMMEDIATE);
+        this.flags = (flags & FrameFlags.ACK_LAZY) != 0 ? flags & (FrameFlags.IMMEDIATE | FrameFlags.ACK_LAZY)
+                : ackRequest | (flags & FrameFlags.IMMEDIATE);
         this.payloadLength = payloadLength;
         this.psn = psn;
         this.offset = offset;
@@ -124,7 +126,7 @@ final class FrameOut implements RailTransport.FrameRun {
     /**
      * Makes the data frame described so far, its sequence set, frame 0 of a run: the frames after it are
      * {@code stride} payload bytes apart, the request's last one possibly shorter, and frame {@code ackAt} alone
-     * asks for an acknowledgement. Its payload travels apart from its head.
+     * asks for an acknowledgement (none does in a lazily acknowledged run). Its payload travels apart from its head.
      */
     void beginRun(int stride, int ackAt) {
         runStride = stride;
@@ -149,7 +151,7 @@ final class FrameOut implements RailTransport.FrameRun {
         offset = at;
         payloadLength = (int) Math.min(runStride, total - at);
         sourceOffset = runSource + at;
-        flags = i == runAckAt ? runFlags | FrameFlags.ACK_REQUEST : runFlags;
+        flags = i == runAckAt && (runFlags & FrameFlags.ACK_LAZY) == 0 ? runFlags | FrameFlags.ACK_REQUEST : runFlags;
         return !sourceFailed;
     }
 

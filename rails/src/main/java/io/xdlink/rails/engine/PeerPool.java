@@ -247,6 +247,10 @@ final class PeerPool {
         if (w.frameOpcode == Opcode.SEND && w.hasImm) {
             f |= FrameFlags.IMMEDIATE;
         }
+        if (w.lazyAck) {
+            // Its sender waits on nothing its acknowledgement brings soon: the peer may take its time.
+            f = (f & ~FrameFlags.ACK_REQUEST) | FrameFlags.ACK_LAZY;
+        }
         out.begin(w.frameOpcode, f, len);
         out.localQpn = w.qp.qpn();
         out.qpn = w.qp.peerQpn;
@@ -322,12 +326,15 @@ final class PeerPool {
 
     /** A data frame arrived: count it toward the next ACK, and send that ACK now if the sender asks. */
     void onDataReceived(boolean ackRequest, long now) {
-        onDataReceived(1, ackRequest, now);
+        onDataReceived(1, ackRequest, false, now);
     }
 
-    /** {@code frames} data frames arrived, one of them asking for an ACK at once if {@code ackRequest}. */
-    void onDataReceived(int frames, boolean ackRequest, long now) {
-        long at = acks.onData(frames, ackRequest, now);
+    /**
+     * {@code frames} data frames arrived, one of them asking for an ACK at once if {@code ackRequest}; all of them
+     * letting it wait if {@code lazy} ({@link io.xdlink.rails.frame.FrameFlags#ACK_LAZY}).
+     */
+    void onDataReceived(int frames, boolean ackRequest, boolean lazy, long now) {
+        long at = acks.onData(frames, ackRequest, lazy, now);
         if (at != Long.MAX_VALUE) {
             engine.armTimer(at);
         }

@@ -56,6 +56,8 @@ final class ReceiveRun {
      */
     private int unbooked;
     private boolean ackRequested;
+    /** Every frame booked next said its acknowledgement may wait ({@link FrameFlags#ACK_LAZY}). */
+    private boolean lazyOnly = true;
     private long lastNow;
 
     ReceiveRun(EngineCounters counters) {
@@ -84,8 +86,9 @@ final class ReceiveRun {
         r.dataFramesReceived += n;
         counters.dataFramesReceived += n;
         counters.runFrames += n;
-        r.pool.onDataReceived(n, ackRequested, lastNow);
+        r.pool.onDataReceived(n, ackRequested, lazyOnly, lastNow);
         ackRequested = false;
+        lazyOnly = true;
     }
 
     /**
@@ -199,7 +202,9 @@ final class ReceiveRun {
         psnOffset = nextPsnOffset(wp, payloadLength);
         rail.onHeader((int) (w1 >>> 32), (int) (w1 >>> 16) & 0xFFFF, now);
         unbooked++;
-        ackRequested |= FrameFlags.has((int) (w0 >>> 40) & 0xFF, FrameFlags.ACK_REQUEST);
+        int flags = (int) (w0 >>> 40) & 0xFF;
+        ackRequested |= FrameFlags.has(flags, FrameFlags.ACK_REQUEST);
+        lazyOnly &= FrameFlags.has(flags, FrameFlags.ACK_LAZY);
         lastNow = now;
         if (!r.onRunData(msn, psn, offset, payload, payloadOffset, payloadLength, pool, now)) {
             end();

@@ -23,6 +23,8 @@ public final class SendRequest extends Command {
     final int imm;
     final boolean hasImm;
     final boolean signaled;
+    /** Its frames say the peer may acknowledge them lazily ({@link io.xdlink.rails.frame.FrameFlags#ACK_LAZY}). */
+    final boolean lazyAck;
 
     int msn;
     int psnStart;
@@ -38,6 +40,13 @@ public final class SendRequest extends Command {
 
     public SendRequest(QpCore qp, long wrId, WorkOpcode opcode, MemoryRegion local, long offset, long length,
                        long raddr, int rkey, int imm, boolean hasImm, boolean signaled) {
+        this(qp, wrId, opcode, local, offset, length, raddr, rkey, imm, hasImm, signaled, false);
+    }
+
+    /** As above; with {@code lazyAck}, its frames tell the peer that their acknowledgement may wait. */
+    public SendRequest(QpCore qp, long wrId, WorkOpcode opcode, MemoryRegion local, long offset, long length,
+                       long raddr, int rkey, int imm, boolean hasImm, boolean signaled, boolean lazyAck) {
+        this.lazyAck = lazyAck;
         this.qp = qp;
         this.wrId = wrId;
         this.opcode = opcode;

@@ -13,6 +13,13 @@ public final class FrameFlags {
     public static final int REPLY = 0x04;
     /** SEND: the immediate field is meaningful. */
     public static final int IMMEDIATE = 0x08;
+    /**
+     * Data: the sender waits for nothing this frame's acknowledgement brings soon (it reported the work done when it
+     * posted it, or only frees a buffer with it), so the receiver may hold the acknowledgement for
+     * {@code ack_every_frames} frames, until another acknowledgement goes, or for a quarter of the retransmit timeout,
+     * instead of {@code ack_delay_us}. Never together with {@link #ACK_REQUEST}.
+     */
+    public static final int ACK_LAZY = 0x10;
 
     private FrameFlags() {
     }

@@ -7,13 +7,14 @@ package io.xdlink.rails.frame;
  */
 public enum Opcode {
     /** Bytes of an RDMA write, placed at the remote address under the remote key. */
-    WRITE(0x01, FrameLayout.WRITE_HEADER, Kind.DATA, FrameFlags.PAYLOAD_UNCHECKED | FrameFlags.ACK_REQUEST),
+    WRITE(0x01, FrameLayout.WRITE_HEADER, Kind.DATA,
+            FrameFlags.PAYLOAD_UNCHECKED | FrameFlags.ACK_REQUEST | FrameFlags.ACK_LAZY),
     /** Bytes of an RDMA write that also consumes a posted receive and delivers an immediate. */
     WRITE_WITH_IMM(0x02, FrameLayout.WRITE_IMM_HEADER, Kind.DATA,
-            FrameFlags.PAYLOAD_UNCHECKED | FrameFlags.ACK_REQUEST),
+            FrameFlags.PAYLOAD_UNCHECKED | FrameFlags.ACK_REQUEST | FrameFlags.ACK_LAZY),
     /** Bytes of a send, placed into the posted receive the frame names. */
     SEND(0x03, FrameLayout.SEND_HEADER, Kind.DATA,
-            FrameFlags.PAYLOAD_UNCHECKED | FrameFlags.ACK_REQUEST | FrameFlags.IMMEDIATE),
+            FrameFlags.PAYLOAD_UNCHECKED | FrameFlags.ACK_REQUEST | FrameFlags.IMMEDIATE | FrameFlags.ACK_LAZY),
     /** Cumulative acknowledgement of every rail of a peer and of queue pairs' progress. */
     ACK(0x10, FrameLayout.COMMON_HEADER, Kind.SEQUENCED_CONTROL, 0),
     /** A standalone credit update or credit probe for the rail it travels on. */

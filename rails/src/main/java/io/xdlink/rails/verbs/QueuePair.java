@@ -113,6 +113,21 @@ public final class QueuePair implements AutoCloseable {
                 rkey, imm, true, signaled));
     }
 
+    /**
+     * As {@link #postWriteWithImm(long, MemoryRegion, long, long, long, int, int)}, for a caller that waits for
+     * nothing the completion brings soon (it told its own caller the work was done when it posted it, from memory it
+     * keeps until the completion): the peer may hold the acknowledgement of its frames for {@code ack_every_frames}
+     * frames, until another acknowledgement goes, or for a quarter of the retransmit timeout (see
+     * {@link io.xdlink.rails.frame.FrameFlags#ACK_LAZY}), so it rides with the peer's own traffic instead of costing a
+     * frame of its own each time. The completion comes as late.
+     */
+    public boolean postWriteWithImmLazily(long wrId, MemoryRegion local, long offset, long length,
+                                          long remoteAddress, int rkey, int imm) {
+        checkLocal(local, offset, length);
+        return post(new SendRequest(core, wrId, WorkOpcode.WRITE_WITH_IMM, local, offset, length, remoteAddress,
+                rkey, imm, true, true, true));
+    }
+
     /** SEND {@code length} bytes into the peer's next posted receive. */
     public boolean postSend(long wrId, MemoryRegion local, long offset, long length) {
         checkLocal(local, offset, length);
@@ -123,6 +138,12 @@ public final class QueuePair implements AutoCloseable {
     public boolean postSendWithImm(long wrId, MemoryRegion local, long offset, long length, int imm) {
         checkLocal(local, offset, length);
         return post(new SendRequest(core, wrId, WorkOpcode.SEND, local, offset, length, 0, 0, imm, true, true));
+    }
+
+    /** As {@link #postSend(long, MemoryRegion, long, long)}, acknowledged lazily as {@link #postWriteWithImmLazily}. */
+    public boolean postSendLazily(long wrId, MemoryRegion local, long offset, long length) {
+        checkLocal(local, offset, length);
+        return post(new SendRequest(core, wrId, WorkOpcode.SEND, local, offset, length, 0, 0, 0, false, true, true));
     }
 
     public boolean postSend(long wrId, MemoryRegion local, long offset, long length, boolean signaled) {

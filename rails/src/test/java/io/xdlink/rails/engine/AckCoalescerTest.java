@@ -67,6 +67,46 @@ class AckCoalescerTest {
     }
 
     @Test
+    void framesThatAllSayTheirAckMayWaitWaitAQuarterOfTheRetransmitTimeout() {
+        AckCoalescer lazy = new AckCoalescer(RailsSettings.of("ack_every_frames", "16", "ack_delay_us", "50",
+                "retransmit_timeout_us", "2000"), new EngineCounters());
+        assertThat(lazy.onData(1, false, true, 1_000)).as("the timer to arm").isEqualTo(1_000 + 500_000);
+        assertThat(lazy.onData(1, false, true, 2_000)).as("already armed").isEqualTo(Long.MAX_VALUE);
+        lazy.cycleStarted(true);
+        assertThat(lazy.due(1_000 + DELAY)).as("not at ack_delay").isFalse();
+        assertThat(lazy.due(1_000 + 500_000)).isTrue();
+    }
+
+    @Test
+    void aFrameThatDoesNotSaySoBringsTheAckBackToItsOwnDelay() {
+        AckCoalescer lazy = new AckCoalescer(RailsSettings.of("ack_delay_us", "50", "retransmit_timeout_us", "2000"),
+                new EngineCounters());
+        assertThat(lazy.onData(1, false, true, 0)).isEqualTo(500_000);
+        assertThat(lazy.onData(1, false, false, 10)).as("sooner: the timer to arm again").isEqualTo(10 + DELAY);
+        assertThat(lazy.due(10 + DELAY)).isTrue();
+        assertThat(lazy.onData(1, false, true, 20)).as("a lazy frame never puts it off").isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void lazyFramesStillCountTowardAckEveryFrames() {
+        AckCoalescer lazy = new AckCoalescer(RailsSettings.of("ack_every_frames", "16", "retransmit_timeout_us",
+                "2000"), new EngineCounters());
+        lazy.onData(EVERY - 1, false, true, 0);
+        lazy.cycleStarted(true);
+        assertThat(lazy.due(0)).isFalse();
+        lazy.onData(1, false, true, 0);
+        lazy.cycleStarted(true);
+        assertThat(lazy.due(0)).as("asked by the count, sent with the next cycle's post").isTrue();
+    }
+
+    @Test
+    void theLazyDelayIsNeverShorterThanAckDelay() {
+        AckCoalescer lazy = new AckCoalescer(RailsSettings.of("ack_delay_us", "50", "retransmit_timeout_us", "100"),
+                new EngineCounters());
+        assertThat(lazy.onData(1, false, true, 0)).isEqualTo(DELAY);
+    }
+
+    @Test
     void nothingArrivedNothingIsOwed() {
         assertThat(acks.due(Long.MAX_VALUE - 1)).isFalse();
         assertThat(acks.unacknowledged()).isFalse();

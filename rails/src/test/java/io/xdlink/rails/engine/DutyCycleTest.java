@@ -145,6 +145,63 @@ class DutyCycleTest {
         }
     }
 
+    /**
+     * Writes posted to be acknowledged lazily (a send its poster reported done already) do not each cost the answer
+     * an ACK: A's answers carry one only once {@code ack_every_frames} frames came in, nothing leaves either side
+     * between an arrival and its answer, and every write still completes once the lazy delay has run out.
+     */
+    @Test
+    void aLazilyAcknowledgedPingPongCarriesAnAckOnlyEveryAckEveryFrames() throws Exception {
+        RecordedRail[] rails = new RecordedRail[2];
+        try (TwoDevices t = recorded(rails).connect(); Arena arena = Arena.ofShared()) {
+            int rounds = 48;
+            int every = RailsSettings.defaults().ackEveryFrames();
+            MemoryRegion atA = t.pdA.register(arena.allocate(8), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            MemoryRegion atB = t.pdB.register(arena.allocate(8), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            for (int i = 0; i < rounds; i++) {
+                assertThat(t.qpA().postRecv(i, null, 0, 0)).isTrue();
+                assertThat(t.qpB().postRecv(i, null, 0, 0)).isTrue();
+            }
+            t.settle(1_000_000_000L);
+            rails[0].takeFlushes();
+            rails[1].takeFlushes();
+            for (int round = 1; round <= rounds; round++) {
+                atB.segment().set(ValueLayout.JAVA_INT, 0, round);
+                assertThat(t.qpB().postWriteWithImmLazily(round, atB, 0, 4, atA.address(), atA.rkey(), round))
+                        .isTrue();
+                t.b.agent().doWork();
+                assertThat(rails[1].takeFlushes()).as("round %d: B's write, and the ACK it owes once A's answers "
+                        + "reached the count", round).containsExactly(round > 1 && (round - 1) % every == 0 ? 2 : 1);
+                while (atA.segment().get(ValueLayout.JAVA_INT, 0) != round) {
+                    t.a.agent().doWork();
+                }
+                assertThat(rails[0].takeFlushes()).as("round %d: A sends nothing between the arrival and its answer",
+                        round).isEmpty();
+                atA.segment().set(ValueLayout.JAVA_INT, 4, round);
+                assertThat(t.qpA().postWriteWithImmLazily(round, atA, 4, 4, atB.address() + 4, atB.rkey(), round))
+                        .isTrue();
+                t.a.agent().doWork();
+                assertThat(rails[0].takeFlushes()).as("round %d: the answer, with an ACK only once %d frames came",
+                        round, every).containsExactly(round % every == 0 ? 2 : 1);
+                while (atB.segment().get(ValueLayout.JAVA_INT, 4) != round) {
+                    t.b.agent().doWork();
+                }
+                assertThat(rails[1].takeFlushes()).as("round %d: B sends nothing between the answer and its next "
+                        + "write", round).isEmpty();
+            }
+            assertThat(t.a.stats().ackFramesSent()).isEqualTo(rounds / every);
+            // The last answers' ACK goes once the lazy delay runs out; every write then completes, none twice.
+            t.settle(1_000_000_000L);
+            for (int i = 0; i < 2 * rounds; i++) {
+                assertThat(t.next(t.cqA).status()).isEqualTo(CompletionStatus.SUCCESS);
+                assertThat(t.next(t.cqB).status()).isEqualTo(CompletionStatus.SUCCESS);
+            }
+            assertThat(t.cqA.poll()).isNull();
+            assertThat(t.cqB.poll()).isNull();
+            assertThat(t.a.stats().retransmittedFrames() + t.b.stats().retransmittedFrames()).isZero();
+        }
+    }
+
     @Test
     void aFreshRequestLeavesBeforeTheRailsAreRead() throws Exception {
         RecordedRail[] rails = new RecordedRail[2];

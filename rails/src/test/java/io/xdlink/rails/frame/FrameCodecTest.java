@@ -46,7 +46,7 @@ class FrameCodecTest {
                 long total = len + (long) r.nextInt(1 << 20);
                 long offset = total - len == 0 ? 0 : r.nextLong(total - len + 1);
                 int flags = (r.nextBoolean() ? FrameFlags.PAYLOAD_UNCHECKED : 0)
-                        | (r.nextBoolean() ? FrameFlags.ACK_REQUEST : 0);
+                        | (r.nextBoolean() ? FrameFlags.ACK_REQUEST : r.nextBoolean() ? FrameFlags.ACK_LAZY : 0);
                 Frame.Header h;
                 if (op == Opcode.WRITE) {
                     h = header(r, flags);
@@ -271,6 +271,9 @@ class FrameCodecTest {
         w = write.clone();
         w[2] = (byte) 0x80;
         assertThat(reject(w).field()).isEqualTo(FrameField.FLAGS);
+        w = write.clone();
+        w[2] = (byte) FrameFlags.REPLY;
+        assertThat(reject(w).field()).as("a HELLO's flag on a WRITE").isEqualTo(FrameField.FLAGS);
         w = write.clone();
         w[15] = 11;
         assertThat(reject(w).field()).isEqualTo(FrameField.LENGTH);
