@@ -110,7 +110,9 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
         Advertisement ad = new Advertisement(sequence, slot, List.of(entries));
         long at = messageAt(slot);
         int len = ad.encode(messages.asSlice(at, Advertisement.MAX_BYTES));
-        if (!qp.postSend(slot, messageMemory, at, len)) {
+        // Acknowledged lazily: its completion only frees the slot, and there are many; a prompt acknowledgement cost
+        // the sender a frame, and this end the taking in of one, in every answer of a ping-pong.
+        if (!qp.postSendLazily(slot, messageMemory, at, len)) {
             return null;
         }
         nextSequence++;

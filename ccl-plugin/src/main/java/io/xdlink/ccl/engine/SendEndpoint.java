@@ -8,6 +8,7 @@ import io.xdlink.rails.verbs.Completion;
 import io.xdlink.rails.verbs.MemoryRegion;
 import io.xdlink.rails.verbs.QueuePair;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 
@@ -16,6 +17,13 @@ import java.util.ArrayDeque;
  * posting order into receives posted for them; a send matches, by tag, a not yet used buffer of the oldest
  * advertisement (tags route only within the first posted grouped receive, as the host expects) and writes straight
  * into it with one write-with-immediate. No matching buffer yet means "retry".
+ *
+ * <p>A send of up to {@link #COPIED_BYTES} is copied into memory of the end's own and reported done as it is posted,
+ * as a socket transport's send is done once written: the host's next test() of it is answered by the native mirror,
+ * and the write goes from the copy, which is kept until the write's completion. Those writes are acknowledged
+ * lazily ({@link QueuePair#postWriteWithImmLazily}): nothing waits for their acknowledgement but the copy's memory.
+ * When all {@link #COPIES} copies are in flight, a send waits for its write's completion as larger ones do. A write
+ * reported done that then fails fails the connection.
  *
  * <p>Every public method takes this end's lock; progress happens inside the calls and, where
  * {@code ccl_drain_on_progress} allows, also where a completion is produced, so a send is finished and an
@@ -29,6 +37,20 @@ public final class SendEndpoint extends Endpoint implements SendComm {
     private final ArrayDeque<Integer> toRepost = new ArrayDeque<>();
     private long expectedSequence;
     private long nextWorkId;
+    /**
+     * The copies of small sends ({@link #COPIES} of {@link #COPIED_BYTES}), registered like the advertisement
+     * buffers; their own arena for the reason {@link Endpoint#messages} has one.
+     */
+    private final MemorySegment copies = Arena.ofAuto().allocate(COPIES * COPIED_BYTES, 64);
+    private final MemoryRegion copyMemory;
+    /** Copies not in flight, a stack of their indexes. */
+    private final int[] freeCopies = new int[COPIES];
+    private int freeCopyCount;
+
+    /** Largest send reported done as it is posted, from a copy. */
+    public static final long COPIED_BYTES = 1024;
+    /** Copies one end has in flight at most: one per advertisement slot. */
+    static final int COPIES = Advertisement.SLOTS;
 
     /** An advertisement and which of its buffers sends have taken. */
     private static final class Pending {
@@ -49,6 +71,15 @@ public final class SendEndpoint extends Endpoint implements SendComm {
      */
     public SendEndpoint(int device, QueuePair qp, EngineTurn turn, boolean drainOnProgress) throws CclException {
         super(SENDING, device, qp, turn, drainOnProgress);
+        try {
+            copyMemory = register(copies);
+        } catch (CclException e) {
+            letGo(false);
+            throw e;
+        }
+        for (int i = COPIES - 1; i >= 0; i--) {
+            freeCopies[freeCopyCount++] = i;
+        }
         // Held while the buffers are posted: an advertisement may arrive after the first, and its drain must wait.
         lock.lock();
         try {
@@ -59,6 +90,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
             for (int i = 0; i < Advertisement.SLOTS; i++) {
                 if (!postReceive(i)) {
                     letGo(false);
+                    copyMemory.deregister();
                     throw new CclException(CclResult.SYSTEM_ERROR, "the queue pair refused receive buffer " + i
                             + " of " + Advertisement.SLOTS + " for advertisements");
                 }
@@ -118,12 +150,27 @@ public final class SendEndpoint extends Endpoint implements SendComm {
                     + " is larger than the matching receive buffer of " + target.size() + " bytes");
         }
         long workId = nextWorkId;
-        if (!qp.postWriteWithImm(workId, memory, offset, data.byteSize(), target.address(), (int) target.remoteKey(),
-                head.ad.immediate(index))) {
+        int copy = data.byteSize() <= COPIED_BYTES && freeCopyCount > 0 ? freeCopies[freeCopyCount - 1] : -1;
+        boolean posted;
+        if (copy >= 0) {
+            long at = copy * COPIED_BYTES;
+            MemorySegment.copy(data, 0, copies, at, data.byteSize());
+            posted = qp.postWriteWithImmLazily(workId, copyMemory, at, data.byteSize(), target.address(),
+                    (int) target.remoteKey(), head.ad.immediate(index));
+        } else {
+            posted = qp.postWriteWithImm(workId, memory, offset, data.byteSize(), target.address(),
+                    (int) target.remoteKey(), head.ad.immediate(index));
+        }
+        if (!posted) {
             return null;
         }
         nextWorkId++;
-        IsendRequest request = new IsendRequest(this, data.byteSize(), workId);
+        IsendRequest request = new IsendRequest(this, data.byteSize(), workId, copy);
+        if (copy >= 0) {
+            freeCopyCount--;
+            request.confirmed = true;
+            request.finish();
+        }
         inFlight.addLast(request);
         head.used[index] = true;
         if (++head.usedCount == head.used.length) {
@@ -154,6 +201,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
     void closeLocked() {
         failAll("the send comm was closed");
         letGo(true);
+        copyMemory.deregister();
     }
 
     @Override
@@ -183,6 +231,14 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         } else if (c.isSuccess() || (r = remove(c.wrId())) == null) {
             // Successes come in posting order; a flush may report the failed ones in another.
             fail("completion for send " + c.wrId() + " that is not in flight");
+            return;
+        }
+        if (r.copy >= 0) {
+            // Reported done when it was posted: only its copy waited for this.
+            freeCopies[freeCopyCount++] = r.copy;
+            if (!c.isSuccess()) {
+                fail("a send of " + r.bytes + " bytes already reported done did not arrive: " + describe(c));
+            }
             return;
         }
         if (c.isSuccess()) {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -261,8 +262,9 @@ class SendEndpointTest {
     @Test
     void aDeregisteredTargetFailsTheWriteAtBothEnds() throws Exception {
         connect();
-        MemorySegment src = arena.allocate(8);
-        MemorySegment dst = arena.allocate(8);
+        long size = SendEndpoint.COPIED_BYTES + 8;
+        MemorySegment src = arena.allocate(size);
+        MemorySegment dst = arena.allocate(size);
         MemoryRegion dstMem = recv.register(dst);
         IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {0}, new MemoryRegion[] {dstMem});
         wire.step();
@@ -271,6 +273,109 @@ class SendEndpointTest {
         assertThatThrownBy(() -> testUntilDone(s, null)).isInstanceOf(CclException.class)
                 .hasMessageContaining("REMOTE_ACCESS_ERROR");
         assertThatThrownBy(() -> testUntilDone(r, null)).isInstanceOf(CclException.class)
+                .hasMessageContaining("REMOTE_ACCESS_ERROR");
+    }
+
+    @Test
+    void aSmallSendIsDoneAsItIsPostedAndItsBufferMayBeReusedAtOnce() throws Exception {
+        connect();
+        MemorySegment src = RailsWire.filled(arena, 64, SEED);
+        byte[] sent = src.toArray(ValueLayout.JAVA_BYTE);
+        MemorySegment dst = arena.allocate(64, 64);
+        MemoryRegion dstMem = recv.register(dst);
+        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {3}, new MemoryRegion[] {dstMem});
+        IsendRequest s = sendWhenMatched(src, 3, send.register(src));
+        assertThat(s.finished()).as("done before anything moved").isTrue();
+        long[] sizes = new long[1];
+        assertThat(s.test(sizes)).isTrue();
+        assertThat(sizes[0]).isEqualTo(64);
+        src.fill((byte) 0); // the host's next message in the same buffer
+        assertThat(testUntilDone(r, sizes)).isTrue();
+        assertThat(sizes[0]).isEqualTo(64);
+        assertThat(dst.toArray(ValueLayout.JAVA_BYTE)).as("the bytes as they were when posted").isEqualTo(sent);
+    }
+
+    @Test
+    void aSendLargerThanACopyIsDoneOnlyOnceItsWriteCompletes() throws Exception {
+        connect();
+        long size = SendEndpoint.COPIED_BYTES + 1;
+        MemorySegment src = RailsWire.filled(arena, size, SEED);
+        MemorySegment dst = arena.allocate(size, 64);
+        MemoryRegion dstMem = recv.register(dst);
+        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {0}, new MemoryRegion[] {dstMem});
+        IsendRequest s = sendWhenMatched(src, 0, send.register(src));
+        assertThat(s.finished()).isFalse();
+        assertThat(s.test(null)).isFalse();
+        assertThat(testUntilDone(r, null)).isTrue();
+        assertThat(testUntilDone(s, null)).isTrue();
+        assertThat(dst.mismatch(src)).isEqualTo(-1);
+    }
+
+    @Test
+    void withEveryCopyInFlightTheNextSmallSendWaitsForItsWrite() throws Exception {
+        connect();
+        int receives = 5;
+        int sends = receives * Advertisement.MAX_ENTRIES;
+        MemorySegment dst = arena.allocate(8L * sends, 64);
+        MemorySegment src = RailsWire.filled(arena, 8L * sends, SEED);
+        MemoryRegion dstMem = recv.register(dst);
+        MemoryRegion srcMem = send.register(src);
+        List<IrecvRequest> posted = new ArrayList<>();
+        for (int i = 0; i < receives; i++) {
+            MemorySegment[] bufs = new MemorySegment[Advertisement.MAX_ENTRIES];
+            MemoryRegion[] mems = new MemoryRegion[bufs.length];
+            for (int k = 0; k < bufs.length; k++) {
+                bufs[k] = dst.asSlice(8L * (i * bufs.length + k), 8);
+                mems[k] = dstMem;
+            }
+            posted.add(recv.irecv(bufs, new int[bufs.length], mems));
+        }
+        wire.step();
+        List<IsendRequest> sent = new ArrayList<>();
+        for (int i = 0; i < sends; i++) {
+            // Nothing moves between these posts: no write completes, so no copy comes back.
+            IsendRequest s = send.isend(src.asSlice(8L * i, 8), 0, srcMem);
+            assertThat(s).as("send %d", i).isNotNull();
+            sent.add(s);
+        }
+        for (int i = 0; i < sends; i++) {
+            assertThat(sent.get(i).finished()).as("send %d done as posted", i).isEqualTo(i < SendEndpoint.COPIES);
+        }
+        for (IrecvRequest r : posted) {
+            assertThat(testUntilDone(r, null)).isTrue();
+        }
+        for (IsendRequest s : sent) {
+            assertThat(testUntilDone(s, null)).isTrue();
+        }
+        assertThat(dst.mismatch(src)).isEqualTo(-1);
+        // The copies came back with their writes' completions: the next small send is done as posted again.
+        MemorySegment one = arena.allocate(8, 64);
+        IrecvRequest r = recv.irecv(new MemorySegment[] {one}, new int[] {0}, new MemoryRegion[] {recv.register(one)});
+        IsendRequest again = sendWhenMatched(src.asSlice(0, 8), 0, srcMem);
+        assertThat(again.finished()).isTrue();
+        assertThat(testUntilDone(r, null)).isTrue();
+    }
+
+    @Test
+    void aSmallSendReportedDoneThatDoesNotArriveFailsTheConnection() throws Exception {
+        connect();
+        MemorySegment src = arena.allocate(8);
+        MemorySegment dst = arena.allocate(8);
+        MemoryRegion dstMem = recv.register(dst);
+        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {0}, new MemoryRegion[] {dstMem});
+        wire.step();
+        dstMem.deregister();
+        MemoryRegion srcMem = send.register(src);
+        IsendRequest s = sendWhenMatched(src, 0, srcMem);
+        assertThat(s.test(null)).as("reported done as posted").isTrue();
+        assertThatThrownBy(() -> testUntilDone(r, null)).isInstanceOf(CclException.class)
+                .hasMessageContaining("REMOTE_ACCESS_ERROR");
+        assertThatThrownBy(() -> {
+            for (int i = 0; i < 10_000; i++) {
+                send.isend(src, 0, srcMem);
+                wire.step();
+            }
+        }).isInstanceOf(CclException.class).hasMessageContaining("already reported done did not arrive")
                 .hasMessageContaining("REMOTE_ACCESS_ERROR");
     }
 
