@@ -151,17 +151,15 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         }
         long workId = nextWorkId;
         int copy = data.byteSize() <= COPIED_BYTES && freeCopyCount > 0 ? freeCopies[freeCopyCount - 1] : -1;
-        boolean posted;
+        MemoryRegion from = memory;
+        long at = offset;
         if (copy >= 0) {
-            long at = copy * COPIED_BYTES;
+            from = copyMemory;
+            at = copy * COPIED_BYTES;
             MemorySegment.copy(data, 0, copies, at, data.byteSize());
-            posted = qp.postWriteWithImmLazily(workId, copyMemory, at, data.byteSize(), target.address(),
-                    (int) target.remoteKey(), head.ad.immediate(index));
-        } else {
-            posted = qp.postWriteWithImm(workId, memory, offset, data.byteSize(), target.address(),
-                    (int) target.remoteKey(), head.ad.immediate(index));
         }
-        if (!posted) {
+        if (!qp.postWriteWithImm(workId, from, at, data.byteSize(), target.address(), (int) target.remoteKey(),
+                head.ad.immediate(index), true, copy >= 0)) {
             return null;
         }
         nextWorkId++;

@@ -25,6 +25,8 @@ public final class SendRequest extends Command {
     final boolean signaled;
     /** Its frames say the peer may acknowledge them lazily ({@link io.xdlink.rails.frame.FrameFlags#ACK_LAZY}). */
     final boolean lazyAck;
+    /** {@link io.xdlink.rails.frame.FrameFlags#ACK_LAZY} when {@link #lazyAck}, else 0. */
+    final int lazyFlag;
 
     int msn;
     int psnStart;
@@ -47,6 +49,7 @@ public final class SendRequest extends Command {
     public SendRequest(QpCore qp, long wrId, WorkOpcode opcode, MemoryRegion local, long offset, long length,
                        long raddr, int rkey, int imm, boolean hasImm, boolean signaled, boolean lazyAck) {
         this.lazyAck = lazyAck;
+        this.lazyFlag = lazyAck ? io.xdlink.rails.frame.FrameFlags.ACK_LAZY : 0;
         this.qp = qp;
         this.wrId = wrId;
         this.opcode = opcode;

@@ -123,9 +123,15 @@ public final class QueuePair implements AutoCloseable {
      */
     public boolean postWriteWithImmLazily(long wrId, MemoryRegion local, long offset, long length,
                                           long remoteAddress, int rkey, int imm) {
+        return postWriteWithImm(wrId, local, offset, length, remoteAddress, rkey, imm, true, true);
+    }
+
+    /** A signaled write with immediate, acknowledged lazily ({@link #postWriteWithImmLazily}) when {@code lazy}. */
+    public boolean postWriteWithImm(long wrId, MemoryRegion local, long offset, long length, long remoteAddress,
+                                    int rkey, int imm, boolean signaled, boolean lazy) {
         checkLocal(local, offset, length);
         return post(new SendRequest(core, wrId, WorkOpcode.WRITE_WITH_IMM, local, offset, length, remoteAddress,
-                rkey, imm, true, true, true));
+                rkey, imm, true, signaled, lazy));
     }
 
     /** SEND {@code length} bytes into the peer's next posted receive. */
