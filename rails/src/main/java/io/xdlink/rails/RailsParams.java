@@ -31,7 +31,9 @@ public final class RailsParams implements ParamProvider {
     public static final ParamSpec<Long> ACK_DELAY_US = ParamSpec.builder("ack_delay_us",
                     new ParamType.Int(1, 100_000, true))
             .defaultValue(20L).unit("us")
-            .description("Longest a received data frame waits for its acknowledgement")
+            .description("Longest a received data frame waits for its acknowledgement; a frame whose sender waits for "
+                    + "nothing the acknowledgement brings soon (a plugin send already reported done, an "
+                    + "advertisement) may wait a quarter of retransmit_timeout_us")
             .build();
 
     public static final ParamSpec<Long> INFLIGHT_BYTES = ParamSpec.builder("inflight_bytes",
