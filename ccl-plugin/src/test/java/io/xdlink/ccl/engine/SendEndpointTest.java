@@ -65,6 +65,11 @@ class SendEndpointTest {
         return null;
     }
 
+    /** A receive of one buffer, {@code dst} under {@code tag}, from {@code memory}. */
+    private IrecvRequest receiveInto(MemorySegment dst, int tag, MemoryRegion memory) throws CclException {
+        return recv.irecv(new MemorySegment[] {dst}, new int[] {tag}, new MemoryRegion[] {memory});
+    }
+
     @Test
     void thirtyTwoReceivesInFlightWithTagsAndGroupsCarryEveryByte() throws Exception {
         connect();
@@ -123,7 +128,7 @@ class SendEndpointTest {
         MemoryRegion srcMem = send.register(src);
         MemoryRegion dstMem = recv.register(dst);
         assertThat(send.isend(src, 7, srcMem)).as("nothing posted yet").isNull();
-        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {7}, new MemoryRegion[] {dstMem});
+        IrecvRequest r = receiveInto(dst, 7, dstMem);
         wire.step();
         assertThat(send.isend(src, 8, srcMem)).as("tag 8 matches nothing in the first receive").isNull();
         IsendRequest s = send.isend(src, 7, srcMem);
@@ -139,7 +144,7 @@ class SendEndpointTest {
         MemorySegment src = arena.allocate(128);
         MemorySegment dst = arena.allocate(64);
         MemoryRegion srcMem = send.register(src);
-        recv.irecv(new MemorySegment[] {dst}, new int[] {1}, new MemoryRegion[] {recv.register(dst)});
+        receiveInto(dst, 1, recv.register(dst));
         wire.step();
         assertThatThrownBy(() -> send.isend(src, 1, srcMem))
                 .isInstanceOfSatisfying(CclException.class, e -> assertThat(e.result()).isEqualTo(CclResult.INVALID_USAGE))
@@ -151,7 +156,7 @@ class SendEndpointTest {
         connect();
         MemorySegment dst = arena.allocate(16);
         MemorySegment src = arena.allocate(16);
-        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {3}, new MemoryRegion[] {recv.register(dst)});
+        IrecvRequest r = receiveInto(dst, 3, recv.register(dst));
         IsendRequest s = sendWhenMatched(src.asSlice(0, 0), 3, send.register(src));
         long[] sizes = {-1};
         assertThat(testUntilDone(s, sizes)).isTrue();
@@ -167,7 +172,7 @@ class SendEndpointTest {
         long size = (32L << 20) + 12_345;
         MemorySegment src = RailsWire.filled(arena, size, SEED);
         MemorySegment dst = arena.allocate(size + 100);
-        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {0}, new MemoryRegion[] {recv.register(dst)});
+        IrecvRequest r = receiveInto(dst, 0, recv.register(dst));
         IsendRequest s = sendWhenMatched(src, 0, send.register(src));
         assertThat(s).isNotNull();
         assertThat(wire.sendQp.sendOutstanding()).as("writes posted for one send").isEqualTo(1);
@@ -214,7 +219,7 @@ class SendEndpointTest {
         connect();
         MemorySegment buf = arena.allocate(8);
         MemorySegment out = arena.allocate(8);
-        IrecvRequest r = recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new MemoryRegion[] {recv.register(buf)});
+        IrecvRequest r = receiveInto(buf, 0, recv.register(buf));
         IsendRequest s = sendWhenMatched(out, 0, send.register(out));
         assertThat(testUntilDone(s, null)).isTrue();
         assertThat(testUntilDone(r, null)).isTrue();
@@ -229,11 +234,11 @@ class SendEndpointTest {
         MemorySegment buf = arena.allocate(8);
         MemoryRegion mem = recv.register(buf);
         MemoryRegion out = send.register(buf);
-        IrecvRequest r = recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new MemoryRegion[] {mem});
+        IrecvRequest r = receiveInto(buf, 0, mem);
         recv.close();
         assertThatThrownBy(() -> r.test(null)).isInstanceOfSatisfying(CclException.class,
                 e -> assertThat(e.result()).isEqualTo(CclResult.SYSTEM_ERROR));
-        assertThatThrownBy(() -> recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new MemoryRegion[] {mem}))
+        assertThatThrownBy(() -> receiveInto(buf, 0, mem))
                 .isInstanceOf(CclException.class).hasMessageContaining("closeRecv");
         // The peer's send end sees its queue pair go and refuses new sends.
         assertThatThrownBy(() -> {
@@ -266,7 +271,7 @@ class SendEndpointTest {
         MemorySegment src = arena.allocate(size);
         MemorySegment dst = arena.allocate(size);
         MemoryRegion dstMem = recv.register(dst);
-        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {0}, new MemoryRegion[] {dstMem});
+        IrecvRequest r = receiveInto(dst, 0, dstMem);
         wire.step();
         dstMem.deregister();
         IsendRequest s = sendWhenMatched(src, 0, send.register(src));
@@ -283,7 +288,7 @@ class SendEndpointTest {
         byte[] sent = src.toArray(ValueLayout.JAVA_BYTE);
         MemorySegment dst = arena.allocate(64, 64);
         MemoryRegion dstMem = recv.register(dst);
-        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {3}, new MemoryRegion[] {dstMem});
+        IrecvRequest r = receiveInto(dst, 3, dstMem);
         IsendRequest s = sendWhenMatched(src, 3, send.register(src));
         assertThat(s.finished()).as("done before anything moved").isTrue();
         long[] sizes = new long[1];
@@ -302,7 +307,7 @@ class SendEndpointTest {
         MemorySegment src = RailsWire.filled(arena, size, SEED);
         MemorySegment dst = arena.allocate(size, 64);
         MemoryRegion dstMem = recv.register(dst);
-        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {0}, new MemoryRegion[] {dstMem});
+        IrecvRequest r = receiveInto(dst, 0, dstMem);
         IsendRequest s = sendWhenMatched(src, 0, send.register(src));
         assertThat(s.finished()).isFalse();
         assertThat(s.test(null)).isFalse();
@@ -350,7 +355,7 @@ class SendEndpointTest {
         assertThat(dst.mismatch(src)).isEqualTo(-1);
         // The copies came back with their writes' completions: the next small send is done as posted again.
         MemorySegment one = arena.allocate(8, 64);
-        IrecvRequest r = recv.irecv(new MemorySegment[] {one}, new int[] {0}, new MemoryRegion[] {recv.register(one)});
+        IrecvRequest r = receiveInto(one, 0, recv.register(one));
         IsendRequest again = sendWhenMatched(src.asSlice(0, 8), 0, srcMem);
         assertThat(again.finished()).isTrue();
         assertThat(testUntilDone(r, null)).isTrue();
@@ -362,7 +367,7 @@ class SendEndpointTest {
         MemorySegment src = arena.allocate(8);
         MemorySegment dst = arena.allocate(8);
         MemoryRegion dstMem = recv.register(dst);
-        IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {0}, new MemoryRegion[] {dstMem});
+        IrecvRequest r = receiveInto(dst, 0, dstMem);
         wire.step();
         dstMem.deregister();
         MemoryRegion srcMem = send.register(src);
@@ -384,7 +389,7 @@ class SendEndpointTest {
         connect();
         MemorySegment buf = arena.allocate(8);
         MemorySegment out = arena.allocate(8);
-        IrecvRequest r = recv.irecv(new MemorySegment[] {buf}, new int[] {0}, new MemoryRegion[] {recv.register(buf)});
+        IrecvRequest r = receiveInto(buf, 0, recv.register(buf));
         IsendRequest s = sendWhenMatched(out, 0, send.register(out));
         assertThat(testUntilDone(r, null)).isTrue();
         recv.close();
