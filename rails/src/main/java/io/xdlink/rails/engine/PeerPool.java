@@ -328,11 +328,6 @@ final class PeerPool {
         acks.cycleStarted(sendAsked);
     }
 
-    /** A data frame arrived: count it toward the next ACK, and send that ACK now if the sender asks. */
-    void onDataReceived(boolean ackRequest, long now) {
-        onDataReceived(1, ackRequest, false, now);
-    }
-
     /**
      * {@code frames} data frames arrived, one of them asking for an ACK at once if {@code ackRequest}; all of them
      * letting it wait if {@code lazy} ({@link io.xdlink.rails.frame.FrameFlags#ACK_LAZY}).

@@ -23,9 +23,10 @@ public final class SendRequest extends Command {
     final int imm;
     final boolean hasImm;
     final boolean signaled;
-    /** Its frames say the peer may acknowledge them lazily ({@link io.xdlink.rails.frame.FrameFlags#ACK_LAZY}). */
-    final boolean lazyAck;
-    /** {@link io.xdlink.rails.frame.FrameFlags#ACK_LAZY} when {@link #lazyAck}, else 0. */
+    /**
+     * {@link io.xdlink.rails.frame.FrameFlags#ACK_LAZY} when its frames say the peer may acknowledge them lazily,
+     * else 0.
+     */
     final int lazyFlag;
 
     int msn;
@@ -48,7 +49,6 @@ public final class SendRequest extends Command {
     /** As above; with {@code lazyAck}, its frames tell the peer that their acknowledgement may wait. */
     public SendRequest(QpCore qp, long wrId, WorkOpcode opcode, MemoryRegion local, long offset, long length,
                        long raddr, int rkey, int imm, boolean hasImm, boolean signaled, boolean lazyAck) {
-        this.lazyAck = lazyAck;
         this.lazyFlag = lazyAck ? io.xdlink.rails.frame.FrameFlags.ACK_LAZY : 0;
         this.qp = qp;
         this.wrId = wrId;

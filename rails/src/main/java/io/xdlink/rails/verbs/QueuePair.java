@@ -108,9 +108,7 @@ public final class QueuePair implements AutoCloseable {
 
     public boolean postWriteWithImm(long wrId, MemoryRegion local, long offset, long length, long remoteAddress,
                                     int rkey, int imm, boolean signaled) {
-        checkLocal(local, offset, length);
-        return post(new SendRequest(core, wrId, WorkOpcode.WRITE_WITH_IMM, local, offset, length, remoteAddress,
-                rkey, imm, true, signaled));
+        return postWriteWithImm(wrId, local, offset, length, remoteAddress, rkey, imm, signaled, false);
     }
 
     /**
