@@ -322,6 +322,12 @@ class FrameCodecTest {
                 new Frame.RailAck(2, 0, 5, 6, 7)), List.of()));
         twice[FrameLayout.COMMON_HEADER + FrameLayout.ACK_COUNTS + FrameLayout.ACK_RAIL_ENTRY] = 1;
         assertThat(reject(twice).field()).isEqualTo(FrameField.ACK_RAIL);
+        byte[] lazyAck = valid(new Frame.Ack(H, List.of(new Frame.RailAck(1, 0, 5, 6, 7)), List.of()));
+        lazyAck[2] = (byte) FrameFlags.ACK_LAZY;
+        assertThat(reject(lazyAck).field()).as("ACK_LAZY is for data frames only").isEqualTo(FrameField.FLAGS);
+        byte[] lazyCredit = valid(new Frame.Credit(H, 9));
+        lazyCredit[2] = (byte) FrameFlags.ACK_LAZY;
+        assertThat(reject(lazyCredit).field()).isEqualTo(FrameField.FLAGS);
     }
 
     private static FrameException assertThrowsFrame(byte[] wire) {
