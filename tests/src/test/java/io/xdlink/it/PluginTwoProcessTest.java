@@ -130,7 +130,7 @@ class PluginTwoProcessTest {
         Path outA = dir.resolve("rank0.log");
         Path outB = dir.resolve("rank1.log");
         String[] options = {"--handle", handle.toString(), "--sizes", "65536,1048576", "--bytes", "4194304",
-                "--iterations", "200"};
+                "--iterations", "200", "--warmup-passes", "2"};
         Process a = NativeHarness.start(envA, outA, concat(new String[]{"netbench", "--rank", "0"}, options));
         // Rank 0's session listener takes a port from the kernel and publishes it; rank 1 dials what it says.
         envB.put("XDLINK_PARAMS", "host_root=" + rootB + " tcp_control_port=0 tcp_peer_address="
@@ -146,7 +146,10 @@ class PluginTwoProcessTest {
         String logB = Files.readString(outB, StandardCharsets.UTF_8);
         String both = "rank 0:\n" + logA + "\nrank 1:\n" + logB;
         assertThat(doneA && doneB).as(both).isTrue();
-        assertThat(logA).as(both).contains("netbench: round 1 size 65536 x 64: xdlink ")
+        // The warm-up's first pass prints as round 0, the cold figures; two passes at most were asked for.
+        assertThat(logA).as(both).contains("netbench: round 0 size 65536 x 8: xdlink ")
+                .containsPattern("netbench: round 0 was the warm-up's first pass \\(cold\\); the warm-up ran [12] pass")
+                .contains("netbench: round 1 size 65536 x 64: xdlink ")
                 .contains("netbench: round 1 size 1048576 x 4: xdlink ")
                 .contains("netbench: round 1 size 65536 in 8 blocks taken in turns with the socket's: xdlink over "
                         + "socket per block, ")
