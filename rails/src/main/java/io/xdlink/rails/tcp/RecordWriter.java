@@ -53,6 +53,7 @@ final class RecordWriter {
     private final ByteBuffer[] batchViews = new ByteBuffer[MAX_REFERENCES + 1];
     private final ByteBuffer[] refViews = new ByteBuffer[MAX_REFERENCES];
     private final MemorySegment[] refViewOf = new MemorySegment[MAX_REFERENCES];
+    private int viewsMade;
 
     RecordWriter(int capacity) {
         this.buffer = ByteBuffer.allocateDirect(capacity);
@@ -220,10 +221,35 @@ final class RecordWriter {
             if (memory.byteSize() > Integer.MAX_VALUE) {
                 return memory.asSlice(from, refLength[k]).asByteBuffer();
             }
-            refViews[k] = memory.asByteBuffer();
-            refViewOf[k] = memory;
+            makeViews(k, memory);
         }
         return refViews[k].limit((int) to).position((int) from);
+    }
+
+    /**
+     * Makes slot {@code k}'s view of {@code memory}, and one for every slot that has none yet. A stream's payloads
+     * come from one memory, and a slot first used late, when more payloads are in flight than before (8 MiB messages
+     * after 1 MiB ones), made its view inside a compiled send path that had never seen that branch taken: between
+     * two plugin processes, the sending end's write path met an uncommon trap there and ran interpreted until it was
+     * compiled again, 90-145 ms into the 8 MiB stream.
+     */
+    private void makeViews(int k, MemorySegment memory) {
+        ByteBuffer view = memory.asByteBuffer();
+        refViews[k] = view;
+        refViewOf[k] = memory;
+        viewsMade++;
+        for (int i = 0; i < MAX_REFERENCES; i++) {
+            if (refViewOf[i] == null) {
+                refViews[i] = view.duplicate();
+                refViewOf[i] = memory;
+                viewsMade++;
+            }
+        }
+    }
+
+    /** Views of payload memory made so far, for tests. */
+    int viewsMade() {
+        return viewsMade;
     }
 
     /** Drops the first {@code n} bytes of what is pending, buffered and by reference alike, in wire order. */

@@ -189,6 +189,63 @@ class RunRecordTest {
         }
     }
 
+    /**
+     * The first payload written by reference gives every slot its view of that memory, so a stream from one memory
+     * makes no view later when it runs deeper than before (every slot holding a payload at once); a payload from
+     * another memory makes one for its slot alone. The bytes go out right throughout.
+     */
+    @Test
+    void aMemorysFirstPayloadMakesTheViewsOfEverySlotAtOnce() throws IOException {
+        int length = RecordWriter.INLINE_PAYLOAD + 1;
+        MemorySegment stream = MemorySegment.ofArray(new byte[4 * length]);
+        for (int i = 0; i < stream.byteSize(); i++) {
+            stream.set(ValueLayout.JAVA_BYTE, i, (byte) i);
+        }
+        MemorySegment other = MemorySegment.ofArray(new byte[length]).fill((byte) 7);
+        RecordWriter writer = new RecordWriter(64 << 10);
+        ChunkedChannel ch = new ChunkedChannel(64 << 10);
+        java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+        // Shallow: each payload written before the next is taken, so only the first slot is used.
+        for (int i = 0; i < 4; i++) {
+            takeRun(writer, stream, i * (long) length, length, expected);
+            drain(writer, ch);
+        }
+        assertThat(writer.viewsMade()).as("after a shallow stream").isEqualTo(RecordWriter.MAX_REFERENCES);
+        // Deep: every slot holds a payload before any is written.
+        for (int i = 0; i < RecordWriter.MAX_REFERENCES; i++) {
+            takeRun(writer, stream, (i % 4) * (long) length, length, expected);
+        }
+        drain(writer, ch);
+        assertThat(writer.viewsMade()).as("after every slot was used").isEqualTo(RecordWriter.MAX_REFERENCES);
+        // Another memory takes the first slot's view; the stream's next payload there takes it back.
+        takeRun(writer, other, 0, length, expected);
+        drain(writer, ch);
+        takeRun(writer, stream, 0, length, expected);
+        drain(writer, ch);
+        assertThat(writer.viewsMade()).isEqualTo(RecordWriter.MAX_REFERENCES + 2);
+        assertThat(ch.bytes()).isEqualTo(expected.toByteArray());
+    }
+
+    /** Takes a run of one 8-byte head and a payload by reference, and appends its wire bytes to expected. */
+    private static void takeRun(RecordWriter writer, MemorySegment payload, long offset, int length,
+                                java.io.ByteArrayOutputStream expected) throws IOException {
+        long at = writer.beginRun(8, 1);
+        assertThat(at).isGreaterThanOrEqualTo(0);
+        byte[] heads = new byte[8];
+        java.util.Arrays.fill(heads, (byte) offset);
+        MemorySegment.copy(MemorySegment.ofArray(heads), 0, writer.segment(), at, 8);
+        writer.commitRun(8, 1, payload, offset, length);
+        expected.write(header(8, 1, length));
+        expected.write(heads);
+        expected.write(payload.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    private static void drain(RecordWriter writer, ChunkedChannel ch) throws IOException {
+        while (writer.pending() > 0) {
+            writer.writeTo(ch);
+        }
+    }
+
     /** A small payload that does not fit behind its heads in the batch is written from its memory instead. */
     @Test
     void aSmallPayloadWithNoRoomLeftInTheBatchGoesByReference() throws IOException {
