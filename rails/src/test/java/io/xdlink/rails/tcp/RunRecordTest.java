@@ -124,13 +124,7 @@ class RunRecordTest {
                     writer.writeTo(ch);
                     at = writer.beginRun(8, 1);
                 }
-                byte[] head = new byte[8];
-                java.util.Arrays.fill(head, (byte) run);
-                MemorySegment.copy(MemorySegment.ofArray(head), 0, writer.segment(), at, 8);
-                writer.commitRun(8, 1, m, offset, length);
-                expected.write(header(8, 1, length));
-                expected.write(head);
-                expected.write(m.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE));
+                commitRun(writer, at, (byte) run, m, offset, length, expected);
                 if (random.nextInt(3) == 0) {
                     byte[] plain = {(byte) run, 1, 2};
                     while (!writer.append(MemorySegment.ofArray(plain))) {
@@ -231,12 +225,18 @@ class RunRecordTest {
                                 java.io.ByteArrayOutputStream expected) throws IOException {
         long at = writer.beginRun(8, 1);
         assertThat(at).isGreaterThanOrEqualTo(0);
-        byte[] heads = new byte[8];
-        java.util.Arrays.fill(heads, (byte) offset);
-        MemorySegment.copy(MemorySegment.ofArray(heads), 0, writer.segment(), at, 8);
+        commitRun(writer, at, (byte) offset, payload, offset, length, expected);
+    }
+
+    /** Commits the run begun at {@code at}, its head filled with {@code fill}, and appends its wire bytes. */
+    private static void commitRun(RecordWriter writer, long at, byte fill, MemorySegment payload, long offset,
+                                  int length, java.io.ByteArrayOutputStream expected) throws IOException {
+        byte[] head = new byte[8];
+        java.util.Arrays.fill(head, fill);
+        MemorySegment.copy(MemorySegment.ofArray(head), 0, writer.segment(), at, 8);
         writer.commitRun(8, 1, payload, offset, length);
         expected.write(header(8, 1, length));
-        expected.write(heads);
+        expected.write(head);
         expected.write(payload.asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE));
     }
 
