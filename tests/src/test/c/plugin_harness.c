@@ -1487,7 +1487,8 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s threads|listen|connect|pingpong|netbench [--speed MBPS] [--handle FILE] "
                         "[--versions 12,11,...] [--pci] [--rccl] [--iterations N] [--deadline SECONDS] [--rank R] "
-                        "[--peer IP] [--sizes S,...] [--bytes N] [--rounds N] [--warmup-passes N | --no-warmup]\n", argv[0]);
+                        "[--peer IP] [--sizes S,...] [--bytes N] [--rounds N] [--warmup-passes N | --no-warmup]\n",
+                argv[0]);
         return 2;
     }
     const char *mode = argv[1];

@@ -62,18 +62,9 @@ final class AckCoalescer {
     }
 
     /**
-     * {@code frames} data frames arrived, one of them asking for an ACK at once if {@code ackRequest}.
-     *
-     * @return when the clock must next look at this ACK (its delay started now), or {@link Long#MAX_VALUE}
-     */
-    long onData(int frames, boolean ackRequest, long at) {
-        return onData(frames, ackRequest, false, at);
-    }
-
-    /**
-     * As {@link #onData(int, boolean, long)}; with {@code lazy}, every one of the frames said its sender waits for
-     * nothing the ACK brings soon, and the ACK's delay is the lazy one for them: frames that did not say so shorten
-     * it again.
+     * {@code frames} data frames arrived, one of them asking for an ACK at once if {@code ackRequest}. With
+     * {@code lazy}, every one of them said its sender waits for nothing the ACK brings soon, and the ACK's delay is
+     * the lazy one for them: frames that did not say so shorten it again.
      *
      * @return when the clock must next look at this ACK (it became due sooner), or {@link Long#MAX_VALUE}
      */

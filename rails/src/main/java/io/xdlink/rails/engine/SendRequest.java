@@ -1,5 +1,6 @@
 package io.xdlink.rails.engine;
 
+import io.xdlink.rails.frame.FrameFlags;
 import io.xdlink.rails.frame.Opcode;
 import io.xdlink.rails.verbs.Completion;
 import io.xdlink.rails.verbs.CompletionStatus;
@@ -24,7 +25,7 @@ public final class SendRequest extends Command {
     final boolean hasImm;
     final boolean signaled;
     /**
-     * {@link io.xdlink.rails.frame.FrameFlags#ACK_LAZY} when its frames say the peer may acknowledge them lazily,
+     * {@link FrameFlags#ACK_LAZY} when its frames say the peer may acknowledge them lazily,
      * else 0.
      */
     final int lazyFlag;
@@ -49,7 +50,7 @@ public final class SendRequest extends Command {
     /** As above; with {@code lazyAck}, its frames tell the peer that their acknowledgement may wait. */
     public SendRequest(QpCore qp, long wrId, WorkOpcode opcode, MemoryRegion local, long offset, long length,
                        long raddr, int rkey, int imm, boolean hasImm, boolean signaled, boolean lazyAck) {
-        this.lazyFlag = lazyAck ? io.xdlink.rails.frame.FrameFlags.ACK_LAZY : 0;
+        this.lazyFlag = lazyAck ? FrameFlags.ACK_LAZY : 0;
         this.qp = qp;
         this.wrId = wrId;
         this.opcode = opcode;

@@ -20,8 +20,8 @@ class AckCoalescerTest {
 
     @Test
     void fewFramesWaitForTheDelayWhichStartsWithTheFirst() {
-        assertThat(acks.onData(1, false, 1_000)).as("the timer to arm").isEqualTo(1_000 + DELAY);
-        assertThat(acks.onData(3, false, 2_000)).as("already armed").isEqualTo(Long.MAX_VALUE);
+        assertThat(acks.onData(1, false, false, 1_000)).as("the timer to arm").isEqualTo(1_000 + DELAY);
+        assertThat(acks.onData(3, false, false, 2_000)).as("already armed").isEqualTo(Long.MAX_VALUE);
         assertThat(acks.due(1_000 + DELAY - 1)).isFalse();
         assertThat(acks.due(1_000 + DELAY)).isTrue();
         assertThat(acks.owed()).as("not owed before a NAK until the delay ran out").isFalse();
@@ -32,8 +32,8 @@ class AckCoalescerTest {
 
     @Test
     void ackEveryFramesMakeItDueAtTheNextCycleStartNotAtOnce() {
-        assertThat(acks.onData(EVERY - 1, false, 0)).isEqualTo(DELAY);
-        assertThat(acks.onData(1, false, 10)).isEqualTo(Long.MAX_VALUE);
+        assertThat(acks.onData(EVERY - 1, false, false, 0)).isEqualTo(DELAY);
+        assertThat(acks.onData(1, false, false, 10)).isEqualTo(Long.MAX_VALUE);
         assertThat(acks.due(10)).as("asked, but it waits for the next cycle").isFalse();
         acks.cycleStarted(true);
         assertThat(acks.due(10)).isTrue();
@@ -41,7 +41,7 @@ class AckCoalescerTest {
 
     @Test
     void anAckRequestMakesItDueAtTheNextCycleStart() {
-        assertThat(acks.onData(1, true, 0)).as("its delay runs too").isEqualTo(DELAY);
+        assertThat(acks.onData(1, true, false, 0)).as("its delay runs too").isEqualTo(DELAY);
         assertThat(acks.due(0)).isFalse();
         acks.cycleStarted(true);
         assertThat(acks.due(0)).isTrue();
@@ -49,7 +49,7 @@ class AckCoalescerTest {
 
     @Test
     void aStandbysCycleLeavesAnAskedAckToTheNextCycleOrItsDelay() {
-        assertThat(acks.onData(1, true, 0)).isEqualTo(DELAY);
+        assertThat(acks.onData(1, true, false, 0)).isEqualTo(DELAY);
         acks.cycleStarted(false);
         assertThat(acks.due(0)).as("a standby's cycle does not send it").isFalse();
         assertThat(acks.due(DELAY)).as("its delay does").isTrue();
@@ -59,9 +59,9 @@ class AckCoalescerTest {
 
     @Test
     void twiceAckEveryFramesMakeItDueAtOnce() {
-        acks.onData(2 * EVERY - 1, false, 0);
+        acks.onData(2 * EVERY - 1, false, false, 0);
         assertThat(acks.due(0)).as("asked only").isFalse();
-        acks.onData(1, false, 0);
+        acks.onData(1, false, false, 0);
         assertThat(acks.due(0)).isTrue();
         assertThat(acks.owed()).isTrue();
     }
@@ -119,14 +119,14 @@ class AckCoalescerTest {
 
     @Test
     void framesNotYetDueAreStillOwedToADeviceAboutToClose() {
-        acks.onData(1, false, 0);
+        acks.onData(1, false, false, 0);
         assertThat(acks.due(0)).isFalse();
         assertThat(acks.unacknowledged()).isTrue();
     }
 
     @Test
     void withNoRailUpNothingIsSentAndTheAckStaysOwed() {
-        acks.onData(2 * EVERY, false, 0);
+        acks.onData(2 * EVERY, false, false, 0);
         assertThat(acks.send(new FrameOut(), 0, List.of())).isZero();
         assertThat(acks.due(0)).isTrue();
         assertThat(acks.via()).isNull();
