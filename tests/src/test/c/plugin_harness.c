@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -1191,6 +1192,70 @@ typedef struct {
     int n;
 } nb_compilers_t;
 
+/*
+ * The next field of a /proc stat line after p, which must be a single space and then the field: its first character,
+ * with *end set past it; NULL when the line ends or the separator is not one space.
+ */
+static const char *nb_stat_field(const char *p, const char *limit, const char **end) {
+    if (p >= limit || *p != ' ' || p + 1 >= limit || p[1] == ' ' || p[1] == '\n' || p[1] == '\0') {
+        return NULL;
+    }
+    const char *q = ++p;
+    while (q < limit && *q != ' ' && *q != '\n' && *q != '\0') {
+        q++;
+    }
+    *end = q;
+    return p;
+}
+
+/* A field of decimal digits only that fits a long, into *out; -1 otherwise. */
+static int nb_stat_count(const char *p, const char *end, long *out) {
+    long v = 0;
+    if (p == NULL || p == end) {
+        return -1;
+    }
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9' || v > (LONG_MAX - (*p - '0')) / 10) {
+            return -1;
+        }
+        v = v * 10 + (*p - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/*
+ * The processor time (utime + stime, in clock ticks) that a thread's /proc/PID/task/TID/stat text of len bytes
+ * gives, when it is a JIT compiler thread's; -1 for any other thread and for text that is not such a line (cut
+ * short, a field missing or not a count, a sum beyond a long). The line is "tid (comm) state ppid pgrp session
+ * tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime ...", the comm running to the last ')' since a
+ * thread may name itself with any bytes; the JVM names its compilers "C1 CompilerThread0", "C2 CompilerThread1",
+ * which the kernel cuts to 15 bytes.
+ */
+static long nb_compiler_ticks(const char *stat, size_t len) {
+    static const char name[] = " CompilerThre";
+    const char *limit = stat + len, *open = memchr(stat, '(', len), *close = NULL;
+    for (const char *q = limit; q > stat && close == NULL; q--) {
+        close = q[-1] == ')' ? q - 1 : NULL;
+    }
+    if (open == NULL || close == NULL || close - open - 1 != 2 + (long)sizeof name - 1 || open[1] != 'C'
+        || (open[2] != '1' && open[2] != '2') || memcmp(open + 3, name, sizeof name - 1) != 0) {
+        return -1;
+    }
+    const char *p = close + 1, *end = NULL, *field = NULL;
+    long utime = -1, stime = -1;
+    /* The state, then ten fields (some may be negative: tty_nr, tpgid), then utime and stime. */
+    for (int i = 0; i < 13; i++, p = end) {
+        if ((field = nb_stat_field(p, limit, &end)) == NULL) {
+            return -1;
+        }
+        if ((i == 11 && nb_stat_count(field, end, &utime) != 0) || (i == 12 && nb_stat_count(field, end, &stime) != 0)) {
+            return -1;
+        }
+    }
+    return utime > LONG_MAX - stime ? -1 : utime + stime;
+}
+
 static void nb_compilers(nb_compilers_t *c) {
     c->n = 0;
     DIR *d = opendir("/proc/self/task");
@@ -1207,15 +1272,11 @@ static void nb_compilers(nb_compilers_t *c) {
         size_t len = fread(line, 1, sizeof line - 1, f);
         fclose(f);
         line[len] = 0;
-        /* "tid (comm) state ppid ...": the JVM names them "C1 CompilerThread0", which the kernel cuts at 15. */
-        char *open = strchr(line, '('), *close = strrchr(line, ')');
-        unsigned long utime = 0, stime = 0;
-        if (open == NULL || close == NULL || strncmp(open + 3, " CompilerThre", 13) != 0 || open[1] != 'C'
-            || sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2) {
-            continue;
+        long ticks = nb_compiler_ticks(line, len);
+        if (ticks >= 0) {
+            c->tid[c->n] = atol(e->d_name);
+            c->ticks[c->n++] = ticks;
         }
-        c->tid[c->n] = atol(e->d_name);
-        c->ticks[c->n++] = (long)(utime + stime);
     }
     closedir(d);
 }
@@ -1443,6 +1504,131 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
 }
 
 /* ---- main ---- */
+/*
+ * A whole number from lo to hi, in decimal and nothing else, into *out; -1 for anything else (empty, a sign, a
+ * trailing byte, beyond hi or a long long).
+ */
+static int parse_count(const char *s, long long lo, long long hi, long long *out) {
+    long long v = 0;
+    if (s == NULL || *s == '\0') {
+        return -1;
+    }
+    for (; *s != '\0'; s++) {
+        if (*s < '0' || *s > '9' || v > (LLONG_MAX - (*s - '0')) / 10) {
+            return -1;
+        }
+        v = v * 10 + (*s - '0');
+    }
+    if (v < lo || v > hi) {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* netbench's message sizes: 1 byte to NB_MAX_MESSAGE each, as many as NB_MAX_SIZES, NB_INFLIGHT of the largest in
+ * the ring. */
+#define NB_MAX_MESSAGE (1LL << 27)
+
+/* "S,S,...": one to NB_MAX_SIZES sizes, each a count from 1 to NB_MAX_MESSAGE, into sizes; the count, or -1. */
+static int parse_sizes(const char *s, size_t *sizes) {
+    int n = 0;
+    char item[32];
+    for (const char *c = s; c != NULL; n++) {
+        const char *comma = strchr(c, ',');
+        size_t len = comma == NULL ? strlen(c) : (size_t)(comma - c);
+        long long v;
+        if (n == NB_MAX_SIZES || len >= sizeof item) {
+            return -1;
+        }
+        memcpy(item, c, len);
+        item[len] = '\0';
+        if (parse_count(item, 1, NB_MAX_MESSAGE, &v) != 0) {
+            return -1;
+        }
+        sizes[n] = (size_t)v;
+        c = comma == NULL ? NULL : comma + 1;
+    }
+    return n;
+}
+
+/*
+ * The harness's own parsers on good, malformed, cut-short and hostile input, without the plugin: the /proc stat
+ * lines netbench's warm-up reads and the options it takes.
+ */
+static void run_selftest(void) {
+    const char *c1 = "4242 (C1 CompilerThre) S 1 4200 4200 0 -1 4194368 12 0 0 0 30 7 0 0 20 0 1 0 99 1 2 3";
+    long t = nb_compiler_ticks(c1, strlen(c1));
+    check(t == 37, "stat: a C1 compiler thread's utime 30 and stime 7 make 37 (got %ld)", t);
+    const char *c2 = "7 (C2 CompilerThre) R 1 1 1 0 -1 0 0 0 0 0 18446744073709551615 0";
+    t = nb_compiler_ticks(c2, strlen(c2));
+    check(t == -1, "stat: a utime beyond a long is refused (got %ld)", t);
+    struct {
+        const char *line, *why;
+    } refused[] = {
+        {"", "empty"},
+        {"4242", "no comm"},
+        {"4242 (C2 CompilerThre", "no closing parenthesis"},
+        {"4242 C2 CompilerThre) S 1 2 3 4 5 6 7 8 9 10 11 12", "no opening parenthesis"},
+        {"4242 (C2 CompilerThre) S 1 4200 4200 0 -1 4194368 12 0 0 0 30", "cut before stime"},
+        {"4242 (C2 CompilerThre) S 1 4200 4200 0 -1 4194368 12 0 0 0", "cut before utime"},
+        {"4242 (C2 CompilerThre)", "cut after the comm"},
+        {"4242 (C2 CompilerThre) ", "cut after the separator"},
+        {"4242 (C2 CompilerThre) S 1 4200 4200 0 -1 4194368 12 0 0 0 -30 7", "a negative utime"},
+        {"4242 (C2 CompilerThre) S 1 4200 4200 0 -1 4194368 12 0 0 0 3x 7", "a utime with a letter"},
+        {"4242 (C2 CompilerThre) S 1 4200 4200 0 -1 4194368 12 0 0 0 30  7", "two spaces between fields"},
+        {"4242 (C2 CompilerThre)S 1 4200 4200 0 -1 4194368 12 0 0 0 30 7", "no space after the comm"},
+        {"4242 (VM Thread) S 1 4200 4200 0 -1 4194368 12 0 0 0 30 7", "another thread"},
+        {"4242 (C3 CompilerThre) S 1 4200 4200 0 -1 4194368 12 0 0 0 30 7", "not C1 or C2"},
+        {"4242 (C2 CompilerThread) S 1 4200 4200 0 -1 4194368 12 0 0 0 30 7", "a comm longer than the kernel keeps"},
+        {"4242 (C2 Compil) S 1 4200 4200 0 -1 4194368 12 0 0 0 30 7", "a comm cut shorter"},
+        {"4242 (() S 1 2 3 4 5 6 7 8 9 10 11 12", "a comm of one parenthesis"},
+        {"4242 (x) (C2 CompilerThre) S 1 2 3 4 5 6 7 8 9 10 11 12", "a comm naming a compiler inside another"},
+        {"4242 )C2 CompilerThre( S 1 2 3 4 5 6 7 8 9 10 11 12", "parentheses the wrong way round"},
+        {"(", "one opening parenthesis"},
+        {")", "one closing parenthesis"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        t = nb_compiler_ticks(refused[i].line, strlen(refused[i].line));
+        check(t == -1, "stat: refused, %s (got %ld)", refused[i].why, t);
+    }
+    /* A comm may hold any bytes, ')' and spaces among them: the last ')' ends it. */
+    const char *tricky = "9 (C1 CompilerThre) S 1 2 3 4 5 6 7 8 9 10 11 12) S 1 2 3 4 5 6 7 8 9 10 11 12";
+    t = nb_compiler_ticks(tricky, strlen(tricky));
+    check(t == -1, "stat: a comm with ')' inside is not taken for a compiler's (got %ld)", t);
+    /* Only the len bytes given count: the same line cut short in place, and bytes past a NUL. */
+    t = nb_compiler_ticks(c1, strlen(c1) - 50);
+    check(t == -1, "stat: a line cut short by its length is refused (got %ld)", t);
+    char nul[128];
+    const char cut[] = {' ', '3', '0', '\0', ' ', '7'};
+    size_t at = (size_t)(strstr(c1, " 30 7") - c1);
+    memcpy(nul, c1, at);
+    memcpy(nul + at, cut, sizeof cut);
+    t = nb_compiler_ticks(nul, at + sizeof cut);
+    check(t == -1, "stat: a NUL inside the line is refused (got %ld)", t);
+    char big[600];
+    memset(big, 'x', sizeof big);
+    big[0] = '(';
+    t = nb_compiler_ticks(big, sizeof big);
+    check(t == -1, "stat: 600 bytes of no line are refused (got %ld)", t);
+
+    long long v = 0;
+    check(parse_count("65536", 1, NB_MAX_MESSAGE, &v) == 0 && v == 65536, "count: 65536");
+    const char *bad[] = {"", "0", "-1", "+5", "12k", " 7", "7 ", "0x10", "134217729", "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        check(parse_count(bad[i], 1, NB_MAX_MESSAGE, &v) != 0, "count: '%s' refused", bad[i]);
+    }
+    size_t sizes[NB_MAX_SIZES];
+    int n = parse_sizes("8,65536,134217728", sizes);
+    check(n == 3 && sizes[0] == 8 && sizes[1] == 65536 && sizes[2] == 134217728, "sizes: 8,65536,134217728 (got %d)",
+          n);
+    const char *bad_sizes[] = {"", ",", "8,", ",8", "8,,9", "8;9", "1,2,3,4,5,6,7,8,9", "65536,0",
+                               "123456789012345678901234567890123"};
+    for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
+        check(parse_sizes(bad_sizes[i], sizes) == -1, "sizes: '%s' refused", bad_sizes[i]);
+    }
+}
+
 
 static int parse_versions(const char *s, int *out) {
     int n = 0;
@@ -1485,13 +1671,19 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     gethostname(hostname, sizeof hostname);
     if (argc < 2) {
-        fprintf(stderr, "usage: %s threads|listen|connect|pingpong|netbench [--speed MBPS] [--handle FILE] "
+        fprintf(stderr, "usage: %s threads|listen|connect|pingpong|netbench|selftest [--speed MBPS] [--handle FILE] "
                         "[--versions 12,11,...] [--pci] [--rccl] [--iterations N] [--deadline SECONDS] [--rank R] "
                         "[--peer IP] [--sizes S,...] [--bytes N] [--rounds N] [--warmup-passes N | --no-warmup]\n",
                 argv[0]);
         return 2;
     }
     const char *mode = argv[1];
+    if (strcmp(mode, "selftest") == 0) {
+        run_selftest();
+        printf("harness: %d passed, %d failed\n", passed, failed);
+        return failed == 0 ? 0 : 1;
+    }
+    long long n = 0;
     int speed = 0, loopback = 1, nversions = 7, reopen = 1;
     int versions[7] = {12, 11, 10, 9, 8, 7, 6};
     const char *handle_file = NULL, *prefix = "libnccl-net";
@@ -1519,27 +1711,41 @@ int main(int argc, char **argv) {
         } else if (strcmp(argv[i], "--no-reopen") == 0) {
             reopen = 0;
         } else if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
-            iterations = atol(argv[++i]);
+            if (parse_count(argv[++i], 1, 10000000, &n) != 0) {
+                fprintf(stderr, "--iterations takes a whole number from 1 to 10000000, got '%s'\n", argv[i]);
+                return 2;
+            }
+            iterations = (long)n;
         } else if (strcmp(argv[i], "--rank") == 0 && i + 1 < argc) {
             rank = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--peer") == 0 && i + 1 < argc) {
             peer = argv[++i];
         } else if (strcmp(argv[i], "--bytes") == 0 && i + 1 < argc) {
-            bytes = (size_t)atoll(argv[++i]);
+            if (parse_count(argv[++i], 1, 1LL << 40, &n) != 0) {
+                fprintf(stderr, "--bytes takes a whole number from 1 to 2^40, got '%s'\n", argv[i]);
+                return 2;
+            }
+            bytes = (size_t)n;
         } else if (strcmp(argv[i], "--no-warmup") == 0) {
             warmup_passes = 0;
         } else if (strcmp(argv[i], "--warmup-passes") == 0 && i + 1 < argc) {
-            warmup_passes = atoi(argv[++i]);
-            if (warmup_passes < 1) {
-                fprintf(stderr, "--warmup-passes takes a whole number, 1 or more (--no-warmup for none)\n");
+            if (parse_count(argv[++i], 1, 1000, &n) != 0) {
+                fprintf(stderr, "--warmup-passes takes a whole number from 1 to 1000 (--no-warmup for none), got "
+                                "'%s'\n", argv[i]);
                 return 2;
             }
+            warmup_passes = (int)n;
         } else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
-            rounds = atoi(argv[++i]);
+            if (parse_count(argv[++i], 1, 1000, &n) != 0) {
+                fprintf(stderr, "--rounds takes a whole number from 1 to 1000, got '%s'\n", argv[i]);
+                return 2;
+            }
+            rounds = (int)n;
         } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
-            nsizes = 0;
-            for (char *c = argv[++i]; *c != '\0' && nsizes < NB_MAX_SIZES; c = strchr(c, ',') ? strchr(c, ',') + 1 : "") {
-                sizes[nsizes++] = (size_t)atoll(c);
+            if ((nsizes = parse_sizes(argv[++i], sizes)) < 0) {
+                fprintf(stderr, "--sizes takes 1 to %d sizes in bytes, each from 1 to %lld, split by commas, got "
+                                "'%s'\n", NB_MAX_SIZES, NB_MAX_MESSAGE, argv[i]);
+                return 2;
             }
         } else {
             fprintf(stderr, "unknown argument %s\n", argv[i]);
