@@ -1208,17 +1208,24 @@ static const char *nb_stat_field(const char *p, const char *limit, const char **
     return p;
 }
 
-/* A field of decimal digits only that fits a long, into *out; -1 otherwise. */
-static int nb_stat_count(const char *p, const char *end, long *out) {
-    long v = 0;
-    if (p == NULL || p == end) {
+/*
+ * The decimal digits from p to end, and nothing else, as a number from lo to hi, into *out; -1 for anything else
+ * (none, a sign, another byte, beyond hi or a long long). The one reading of a count in this harness: /proc fields and
+ * options alike.
+ */
+static int parse_digits(const char *p, const char *end, long long lo, long long hi, long long *out) {
+    long long v = 0;
+    if (p == NULL || p >= end) {
         return -1;
     }
     for (; p < end; p++) {
-        if (*p < '0' || *p > '9' || v > (LONG_MAX - (*p - '0')) / 10) {
+        if (*p < '0' || *p > '9' || v > (LLONG_MAX - (*p - '0')) / 10) {
             return -1;
         }
         v = v * 10 + (*p - '0');
+    }
+    if (v < lo || v > hi) {
+        return -1;
     }
     *out = v;
     return 0;
@@ -1243,13 +1250,14 @@ static long nb_compiler_ticks(const char *stat, size_t len) {
         return -1;
     }
     const char *p = close + 1, *end = NULL, *field = NULL;
-    long utime = -1, stime = -1;
+    long long utime = -1, stime = -1;
     /* The state, then ten fields (some may be negative: tty_nr, tpgid), then utime and stime. */
     for (int i = 0; i < 13; i++, p = end) {
         if ((field = nb_stat_field(p, limit, &end)) == NULL) {
             return -1;
         }
-        if ((i == 11 && nb_stat_count(field, end, &utime) != 0) || (i == 12 && nb_stat_count(field, end, &stime) != 0)) {
+        if ((i == 11 && parse_digits(field, end, 0, LONG_MAX, &utime) != 0)
+            || (i == 12 && parse_digits(field, end, 0, LONG_MAX, &stime) != 0)) {
             return -1;
         }
     }
@@ -1421,7 +1429,9 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
      * is printed as round 0, the cold figures. */
     for (int round = warmup_passes > 0 ? 0 : 1; round <= rounds && ok;) {
         double pass_t0 = now();
-        nb_compilers(&compilers);
+        if (round == 0) {
+            nb_compilers(&compilers);
+        }
         int shown = round > 0 || pass == 0;
         for (int i = 0; i < nsizes && ok; i++) {
             size_t size = sizes[i];
@@ -1504,26 +1514,9 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
 }
 
 /* ---- main ---- */
-/*
- * A whole number from lo to hi, in decimal and nothing else, into *out; -1 for anything else (empty, a sign, a
- * trailing byte, beyond hi or a long long).
- */
+/* A whole number from lo to hi, the whole of s in decimal, into *out; -1 otherwise (see parse_digits). */
 static int parse_count(const char *s, long long lo, long long hi, long long *out) {
-    long long v = 0;
-    if (s == NULL || *s == '\0') {
-        return -1;
-    }
-    for (; *s != '\0'; s++) {
-        if (*s < '0' || *s > '9' || v > (LLONG_MAX - (*s - '0')) / 10) {
-            return -1;
-        }
-        v = v * 10 + (*s - '0');
-    }
-    if (v < lo || v > hi) {
-        return -1;
-    }
-    *out = v;
-    return 0;
+    return s == NULL ? -1 : parse_digits(s, s + strlen(s), lo, hi, out);
 }
 
 /* netbench's message sizes: 1 byte to NB_MAX_MESSAGE each, as many as NB_MAX_SIZES, NB_INFLIGHT of the largest in

@@ -242,19 +242,16 @@ final class PeerPool {
         return null;
     }
 
-    /** ACK_LAZY shifted right this far is ACK_REQUEST. */
-    private static final int LAZY_TO_REQUEST = Integer.numberOfTrailingZeros(FrameFlags.ACK_LAZY)
-            - Integer.numberOfTrailingZeros(FrameFlags.ACK_REQUEST);
-
     private void fill(FrameOut out, SendRequest w, int psn, long offset, int len, int flags) {
         int f = flags;
         if (w.frameOpcode == Opcode.SEND && w.hasImm) {
             f |= FrameFlags.IMMEDIATE;
         }
-        // A lazily acknowledged request's frames say so and never ask: its sender waits on nothing the ACK brings
-        // soon. Without a branch, since streams and round trips mix both kinds.
-        int lazy = w.lazyFlag;
-        f = (f & ~(lazy >>> LAZY_TO_REQUEST)) | lazy;
+        if (w.lazyFlag != 0) {
+            // A lazily acknowledged request's frames say so and never ask: its sender waits on nothing the ACK
+            // brings soon.
+            f = (f & ~FrameFlags.ACK_REQUEST) | w.lazyFlag;
+        }
         out.begin(w.frameOpcode, f, len);
         out.localQpn = w.qp.qpn();
         out.qpn = w.qp.peerQpn;
