@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -855,7 +856,23 @@ typedef struct {
     int sock;
     void *sc, *rc;
     long isend_null; /* isend calls answered "not yet" (NULL request) */
+    char name[33];   /* the plugin's own name, from its table: what the figures are labelled with */
 } nb_t;
+
+/* The name a plugin's table gives (its first field in every version), printable and at most 32 bytes; "plugin" when
+ * it gives none. NCCL's own socket transport calls itself "Socket", which would read as the plain socket beside it:
+ * it is labelled as NCCL's logs name it, NET/Socket. */
+static void nb_name(const void *table, char *name, size_t cap) {
+    const char *given = *(const char *const *)table;
+    size_t n = 0;
+    for (; given != NULL && given[n] != '\0' && n + 1 < cap; n++) {
+        name[n] = given[n] > ' ' && given[n] < 127 ? given[n] : '_';
+    }
+    name[n] = '\0';
+    if (n == 0 || strcasecmp(name, "socket") == 0) {
+        snprintf(name, cap, n == 0 ? "plugin" : "NET/Socket");
+    }
+}
 
 static int nb_write_all(int fd, const void *b, size_t n) {
     const char *c = b;
@@ -1401,6 +1418,10 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
         check(0, "netbench: init and devices");
         return;
     }
+    nb_name(p.table, b.name, sizeof b.name);
+    if (rank == 0) {
+        printf("netbench: the plugin's table ncclNetPlugin_v12 names it %s\n", b.name);
+    }
     b.sock = nb_socket(rank, file, peer_ip);
     if (b.sock < 0 || nb_connect(&b, file) != 0) {
         check(0, "netbench: plain socket and plugin comms connected (socket %d)", b.sock);
@@ -1451,13 +1472,13 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
                 for (int way = 0; way < 2; way++) {
                     gbps[way] = (double)count * (double)size * 8.0 / (seconds[way] * 1e9);
                 }
-                printf("netbench: round %d size %zu x %ld: xdlink %.2f Gb/s, socket %.2f Gb/s, ratio %.2f\n", round,
-                       size, count, gbps[0], gbps[1], gbps[0] / gbps[1]);
+                printf("netbench: round %d size %zu x %ld: %s %.2f Gb/s, socket %.2f Gb/s, ratio %.2f\n", round,
+                       size, count, b.name, gbps[0], gbps[1], gbps[0] / gbps[1]);
                 double first = block_ratio[0], last = block_ratio[blocks - 1];
                 nb_spread_t q = nb_spread(block_ratio, blocks);
-                printf("netbench: round %d size %zu in %d block%s taken in turns with the socket's: xdlink over "
+                printf("netbench: round %d size %zu in %d block%s taken in turns with the socket's: %s over "
                        "socket per block, %.2f-%.2f, median %.2f, first %.2f, last %.2f\n", round, size, blocks,
-                       blocks == 1 ? "" : "s", q.lo, q.hi, q.median, first, last);
+                       blocks == 1 ? "" : "s", b.name, q.lo, q.hi, q.median, first, last);
             }
         }
         nb_lat_t lat[4];
@@ -1468,17 +1489,17 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
             lat[way] = nb_quantiles(rtt + way * iterations, iterations);
         }
         if (ok && rank == 0 && shown) {
-            printf("netbench: round %d 8-byte round trip over %ld: xdlink median %.1f us p99 %.1f us; socket blocking "
+            printf("netbench: round %d 8-byte round trip over %ld: %s median %.1f us p99 %.1f us; socket blocking "
                    "median %.1f us p99 %.1f us; socket polling median %.1f us p99 %.1f us; ratio median %.2f "
                    "(blocking) %.2f (polling), p99 %.2f (blocking); socket polling with a yield after each empty look "
-                   "median %.1f us p99 %.1f us, ratio median %.2f\n", round, iterations, lat[0].median, lat[0].p99,
-                   lat[1].median, lat[1].p99, lat[2].median, lat[2].p99, lat[0].median / lat[1].median,
+                   "median %.1f us p99 %.1f us, ratio median %.2f\n", round, iterations, b.name, lat[0].median,
+                   lat[0].p99, lat[1].median, lat[1].p99, lat[2].median, lat[2].p99, lat[0].median / lat[1].median,
                    lat[0].median / lat[2].median, lat[0].p99 / lat[1].p99, lat[3].median, lat[3].p99,
                    lat[0].median / lat[3].median);
             nb_spread_t q = nb_spread(ratio, blocks);
-            printf("netbench: round %d 8-byte round trip in %d blocks taken in turns with the sockets': xdlink median "
-                   "over the median polling with a yield, per block, %.2f-%.2f, median %.2f\n", round, blocks, q.lo,
-                   q.hi, q.median);
+            printf("netbench: round %d 8-byte round trip in %d blocks taken in turns with the sockets': %s median "
+                   "over the median polling with a yield, per block, %.2f-%.2f, median %.2f\n", round, blocks, b.name,
+                   q.lo, q.hi, q.median);
         }
         if (ok && round == 0) {
             double took = now() - pass_t0;
@@ -1619,6 +1640,26 @@ static void run_selftest(void) {
                                "123456789012345678901234567890123"};
     for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
         check(parse_sizes(bad_sizes[i], sizes) == -1, "sizes: '%s' refused", bad_sizes[i]);
+    }
+
+    /* The label netbench gives a plugin's figures, from the name in its table (a table's first field). */
+    struct {
+        const char *given, *label;
+    } names[] = {
+        {"xdlink", "xdlink"},
+        {"Socket", "NET/Socket"},
+        {"SOCKET", "NET/Socket"},
+        {NULL, "plugin"},
+        {"", "plugin"},
+        {"IB spaced\tname\x01", "IB_spaced_name_"},
+        {"0123456789012345678901234567890123456789", "01234567890123456789012345678901"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *table[1] = {names[i].given};
+        char label[33];
+        nb_name(table, label, sizeof label);
+        check(strcmp(label, names[i].label) == 0, "name: '%s' labelled '%s' (got '%s')",
+              names[i].given ? names[i].given : "(null)", names[i].label, label);
     }
 }
 

@@ -146,8 +146,10 @@ class PluginTwoProcessTest {
         String logB = Files.readString(outB, StandardCharsets.UTF_8);
         String both = "rank 0:\n" + logA + "\nrank 1:\n" + logB;
         assertThat(doneA && doneB).as(both).isTrue();
-        // The warm-up's first pass prints as round 0, the cold figures; two passes at most were asked for.
-        assertThat(logA).as(both).contains("netbench: round 0 size 65536 x 8: xdlink ")
+        // The figures carry the name the plugin's table gives. The warm-up's first pass prints as round 0, the cold
+        // figures; two passes at most were asked for.
+        assertThat(logA).as(both).contains("netbench: the plugin's table ncclNetPlugin_v12 names it xdlink\n")
+                .contains("netbench: round 0 size 65536 x 8: xdlink ")
                 .containsPattern("netbench: round 0 was the warm-up's first pass \\(cold\\); the warm-up ran [12] pass")
                 .contains("netbench: round 1 size 65536 x 64: xdlink ")
                 .contains("netbench: round 1 size 1048576 x 4: xdlink ")
