@@ -1,0 +1,3 @@
+/* Stand-in for NCCL's communicator header: the socket transport needs only what core.h gives. */
+#pragma once
+#include "core.h"

@@ -1,0 +1,2 @@
+/* Stand-in: nothing of it is used by NCCL's socket transport. */
+#pragma once
