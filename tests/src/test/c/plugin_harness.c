@@ -859,18 +859,22 @@ typedef struct {
     char name[33];   /* the plugin's own name, from its table: what the figures are labelled with */
 } nb_t;
 
-/* The name a plugin's table gives (its first field in every version), printable and at most 32 bytes; "plugin" when
- * it gives none. NCCL's own socket transport calls itself "Socket", which would read as the plain socket beside it:
- * it is labelled as NCCL's logs name it, NET/Socket. */
-static void nb_name(const void *table, char *name, size_t cap) {
-    const char *given = *(const char *const *)table;
+/* name made printable: at most cap - 1 bytes of it, each byte outside printable ASCII as '_'; "" for NULL. */
+static void nb_printable(const char *name, char *out, size_t cap) {
     size_t n = 0;
-    for (; given != NULL && given[n] != '\0' && n + 1 < cap; n++) {
-        name[n] = given[n] > ' ' && given[n] < 127 ? given[n] : '_';
+    for (; name != NULL && name[n] != '\0' && n + 1 < cap; n++) {
+        out[n] = name[n] > ' ' && name[n] < 127 ? name[n] : '_';
     }
-    name[n] = '\0';
-    if (n == 0 || strcasecmp(name, "socket") == 0) {
-        snprintf(name, cap, n == 0 ? "plugin" : "NET/Socket");
+    out[n] = '\0';
+}
+
+/* The label netbench gives a plugin's figures: the name its table gives (its first field in every version), made
+ * printable, or "plugin" when it gives none. NCCL's own socket transport calls itself "Socket", which would read as
+ * the plain socket beside it: it is labelled as NCCL's logs name it, NET/Socket. */
+static void nb_name(const void *table, char *name, size_t cap) {
+    nb_printable(*(const char *const *)table, name, cap);
+    if (name[0] == '\0' || strcasecmp(name, "socket") == 0) {
+        snprintf(name, cap, name[0] == '\0' ? "plugin" : "NET/Socket");
     }
 }
 
@@ -1420,7 +1424,14 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
     }
     nb_name(p.table, b.name, sizeof b.name);
     if (rank == 0) {
-        printf("netbench: the plugin's table ncclNetPlugin_v12 names it %s\n", b.name);
+        char given[sizeof b.name];
+        nb_printable(*(const char *const *)p.table, given, sizeof given);
+        if (strcmp(given, b.name) == 0) {
+            printf("netbench: the plugin's table ncclNetPlugin_v12 names it %s\n", b.name);
+        } else {
+            printf("netbench: the plugin's table ncclNetPlugin_v12 names it %s; its figures are labelled %s\n",
+                   given[0] != '\0' ? given : "nothing", b.name);
+        }
     }
     b.sock = nb_socket(rank, file, peer_ip);
     if (b.sock < 0 || nb_connect(&b, file) != 0) {
@@ -1656,10 +1667,11 @@ static void run_selftest(void) {
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const char *table[1] = {names[i].given};
-        char label[33];
+        char label[33], shown[64];
         nb_name(table, label, sizeof label);
+        nb_printable(names[i].given, shown, sizeof shown);
         check(strcmp(label, names[i].label) == 0, "name: '%s' labelled '%s' (got '%s')",
-              names[i].given ? names[i].given : "(null)", names[i].label, label);
+              names[i].given ? shown : "(null)", names[i].label, label);
     }
 }
 
