@@ -12,6 +12,9 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 NCCL_SOURCE_DIR [OUT_DIR]" >&2; exit 2; }
+for tool in g++ nm; do
+  command -v "$tool" > /dev/null || { echo "build.sh: needs $tool (Debian: g++ and binutils)" >&2; exit 2; }
+done
 src=$(cd "$1" 2>/dev/null && pwd) || { echo "build.sh: no directory $1" >&2; exit 2; }
 for f in src/transport/net_socket.cc src/misc/socket.cc src/os/linux.cc src/nccl.h.in src/include/plugin/nccl_net.h \
          makefiles/version.mk; do
