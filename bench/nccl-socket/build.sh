@@ -51,5 +51,6 @@ g++ -shared -o "$out/libnccl-net-socket.so" "$work"/*.o -lpthread
 # Every symbol must resolve now, not when the harness loads it.
 undefined=$(nm -D --undefined-only "$out/libnccl-net-socket.so" | awk '$1 == "U" && $2 !~ /@/ { print $2 }')
 [ -z "$undefined" ] || { echo "build.sh: unresolved in the plugin: $undefined" >&2; exit 1; }
-nm -D --defined-only "$out/libnccl-net-socket.so" | grep -q ' ncclNetPlugin_v12$'
+nm -D --defined-only "$out/libnccl-net-socket.so" | grep -q ' ncclNetPlugin_v12$' || {
+  echo "build.sh: the plugin exports no ncclNetPlugin_v12" >&2; exit 1; }
 echo "build.sh: NCCL $major.$minor.$patch's socket transport as $out/libnccl-net-socket.so (ncclNetPlugin_v12)"
