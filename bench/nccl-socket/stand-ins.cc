@@ -38,7 +38,6 @@ int64_t ncclLoadParam(char const *env, int64_t deftVal, int64_t uninitialized, i
 int ncclDebugLevel = -1;
 uint64_t ncclDebugMask = ~0ull;
 thread_local int ncclDebugNoWarn = 0;
-FILE *ncclDebugFile = NULL;
 
 static int debugLevel() {
   if (__atomic_load_n(&ncclDebugLevel, __ATOMIC_RELAXED) < 0) {

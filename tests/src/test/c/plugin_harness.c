@@ -868,14 +868,11 @@ static void nb_printable(const char *name, char *out, size_t cap) {
     out[n] = '\0';
 }
 
-/* The label netbench gives a plugin's figures: the name its table gives (its first field in every version), made
- * printable, or "plugin" when it gives none. NCCL's own socket transport calls itself "Socket", which would read as
- * the plain socket beside it: it is labelled as NCCL's logs name it, NET/Socket. */
-static void nb_name(const void *table, char *name, size_t cap) {
-    nb_printable(*(const char *const *)table, name, cap);
-    if (name[0] == '\0' || strcasecmp(name, "socket") == 0) {
-        snprintf(name, cap, name[0] == '\0' ? "plugin" : "NET/Socket");
-    }
+/* The label netbench gives a plugin's figures, from the printable name its table gives (its first field in every
+ * version): that name, or "plugin" when it gives none. NCCL's own socket transport calls itself "Socket", which would
+ * read as the plain socket beside it: it is labelled as NCCL's logs name it, NET/Socket. */
+static void nb_label(const char *given, char *label, size_t cap) {
+    snprintf(label, cap, "%s", given[0] == '\0' ? "plugin" : strcasecmp(given, "socket") == 0 ? "NET/Socket" : given);
 }
 
 static int nb_write_all(int fd, const void *b, size_t n) {
@@ -1422,10 +1419,10 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
         check(0, "netbench: init and devices");
         return;
     }
-    nb_name(p.table, b.name, sizeof b.name);
+    char given[sizeof b.name];
+    nb_printable(*(const char *const *)p.table, given, sizeof given);
+    nb_label(given, b.name, sizeof b.name);
     if (rank == 0) {
-        char given[sizeof b.name];
-        nb_printable(*(const char *const *)p.table, given, sizeof given);
         if (strcmp(given, b.name) == 0) {
             printf("netbench: the plugin's table ncclNetPlugin_v12 names it %s\n", b.name);
         } else {
@@ -1666,12 +1663,11 @@ static void run_selftest(void) {
         {"0123456789012345678901234567890123456789", "01234567890123456789012345678901"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *table[1] = {names[i].given};
-        char label[33], shown[64];
-        nb_name(table, label, sizeof label);
-        nb_printable(names[i].given, shown, sizeof shown);
+        char given[33], label[33];
+        nb_printable(names[i].given, given, sizeof given);
+        nb_label(given, label, sizeof label);
         check(strcmp(label, names[i].label) == 0, "name: '%s' labelled '%s' (got '%s')",
-              names[i].given ? shown : "(null)", names[i].label, label);
+              names[i].given ? given : "(null)", names[i].label, label);
     }
 }
 
