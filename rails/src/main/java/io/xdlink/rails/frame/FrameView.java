@@ -110,13 +110,41 @@ public final class FrameView {
     public FrameView wrap(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
                           long payloadOffset, int payloadLength, boolean checkCrc) throws FrameException {
         this.frame = null;
-        if (headOffset < 0 || headLength < 0 || headOffset > head.byteSize() - headLength) {
-            throw new FrameException(FrameField.FRAME, headLength, "head does not lie within its "
-                    + head.byteSize() + "-byte buffer at offset " + headOffset);
-        }
         if (payloadOffset < 0 || payloadLength < 0 || payloadOffset > payload.byteSize() - payloadLength) {
             throw new FrameException(FrameField.LENGTH, payloadLength, "payload does not lie within its "
                     + payload.byteSize() + "-byte buffer at offset " + payloadOffset);
+        }
+        return parts(head, headOffset, headLength, payload, payloadOffset, payloadLength, checkCrc);
+    }
+
+    /**
+     * Checks and decodes the head of a data frame whose {@code payloadLength} payload bytes have not arrived yet: a
+     * transport that reads payloads straight into their place asks where one goes before it reads it. Every check
+     * but the CRC's, which needs the payload; the view has no payload then ({@link #payloadSegment()} is null), and
+     * the frame is wrapped again, whole, once its payload is in.
+     *
+     * @return this view, reading that head
+     * @throws FrameException naming the first field found wrong, or the opcode when it is not a data frame's
+     */
+    public FrameView wrapHead(MemorySegment head, long headOffset, int headLength, int payloadLength)
+            throws FrameException {
+        this.frame = null;
+        if (payloadLength < 0) {
+            throw new FrameException(FrameField.LENGTH, payloadLength, "a payload length below zero");
+        }
+        parts(head, headOffset, headLength, null, 0, payloadLength, false);
+        if (!opcode.isData()) {
+            this.frame = null;
+            throw new FrameException(FrameField.OPCODE, opcode.code(), opcode + " is not a data frame");
+        }
+        return this;
+    }
+
+    private FrameView parts(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
+                            long payloadOffset, int payloadLength, boolean checkCrc) throws FrameException {
+        if (headOffset < 0 || headLength < 0 || headOffset > head.byteSize() - headLength) {
+            throw new FrameException(FrameField.FRAME, headLength, "head does not lie within its "
+                    + head.byteSize() + "-byte buffer at offset " + headOffset);
         }
         if (headLength < COMMON_HEADER + TRAILER_BYTES) {
             throw new FrameException(FrameField.FRAME, headLength, "truncated: a frame has at least "

@@ -81,4 +81,54 @@ class FrameViewTest {
                     .satisfies(e -> assertThat(((FrameException) e).field()).isEqualTo(FrameField.LENGTH));
         }
     }
+
+    /**
+     * A head whose payload has not arrived is checked as a whole frame is, but for the CRC: truncated, hostile and
+     * malformed heads are refused naming the field, and nothing but a data frame's head is taken.
+     */
+    @Test
+    void aHeadAheadOfItsPayloadIsCheckedAsTheWholeFrameWouldBeButForItsCrc() throws FrameException {
+        MemorySegment whole = write(new byte[64]);
+        int headerBytes = Opcode.WRITE.headerBytes();
+        int headBytes = headerBytes + FrameLayout.TRAILER_BYTES;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment head = arena.allocate(headBytes);
+            MemorySegment.copy(whole, 0, head, 0, headerBytes);
+            FrameView v = new FrameView();
+            v.wrapHead(head, 0, headBytes, 64);
+            assertThat(v.opcode()).isEqualTo(Opcode.WRITE);
+            assertThat(v.msn()).isEqualTo(2);
+            assertThat(v.offset()).isEqualTo(8192);
+            assertThat(v.total()).isEqualTo(65536);
+            assertThat(v.rkey()).isEqualTo(0x1234_5678);
+            assertThat(v.payloadLength()).isEqualTo(64);
+            assertThat(v.payloadSegment()).isNull();
+
+            assertRefused(() -> v.wrapHead(head, 0, headBytes, 63), FrameField.LENGTH);
+            assertRefused(() -> v.wrapHead(head, 0, headBytes, -1), FrameField.LENGTH);
+            assertRefused(() -> v.wrapHead(head, 0, headBytes - 1, 64), FrameField.FRAME);
+            assertRefused(() -> v.wrapHead(head, 1, headBytes, 64), FrameField.FRAME);
+            assertRefused(() -> v.wrapHead(head, -1, headBytes, 64), FrameField.FRAME);
+            assertRefused(() -> v.wrapHead(head, 0, 12, 64), FrameField.FRAME);
+            assertRefused(() -> v.wrapHead(head, 0, headBytes, FrameLayout.MAX_STREAM_FRAME_BYTES), FrameField.FRAME);
+            MemorySegment overrun = arena.allocate(headBytes);
+            MemorySegment.copy(head, 0, overrun, 0, headBytes);
+            overrun.set(FrameLayout.U32, FrameLayout.OFF_TOTAL, 8195);
+            assertRefused(() -> v.wrapHead(overrun, 0, headBytes, 64), FrameField.OFFSET);
+            MemorySegment badVersion = arena.allocate(headBytes);
+            MemorySegment.copy(head, 0, badVersion, 0, headBytes);
+            flip(badVersion, FrameLayout.OFF_VERSION);
+            assertRefused(() -> v.wrapHead(badVersion, 0, headBytes, 64), FrameField.VERSION);
+
+            // A control frame's head is no data frame's: refused, whatever its payload length says.
+            MemorySegment credit = MemorySegment.ofArray(FrameCodec.encode(new Frame.Credit(new Frame.Header(0, 9, 78, 1101, 3), 79)));
+            assertRefused(() -> v.wrapHead(credit, 0, (int) credit.byteSize(), 0), FrameField.OPCODE);
+            assertThat(v.frame()).isNull();
+        }
+    }
+
+    private static void assertRefused(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, FrameField field) {
+        assertThatThrownBy(call).isInstanceOf(FrameException.class)
+                .satisfies(e -> assertThat(((FrameException) e).field()).isEqualTo(field));
+    }
 }
