@@ -44,6 +44,12 @@ final class EngineCounters {
     long staleFrames;
     long rnrEvents;
     /**
+     * Payload bytes of data frames placed that a transport had read straight into their place, and those the engine
+     * copied there from wherever the transport handed them over (its buffer, a ring slot, the sender's memory).
+     */
+    long payloadBytesInPlace;
+    long payloadBytesCopied;
+    /**
      * Bugs the engine met and lived through ({@link #internalError}): written on the engine's thread only, volatile
      * so a test or a tool on another thread sees a count that is never meant to be anything but zero.
      */
@@ -80,6 +86,6 @@ final class EngineCounters {
         }
         return new DeviceStats(dataFramesSent, dataFramesReceived, ackFramesSent, ackFramesReceived,
                 creditFramesSent, nakFramesSent, retransmittedFrames, duplicateData, corruptFrames, malformedFrames,
-                staleFrames, budget.bytes(), budget.maxBytes(), internalErrors, rs);
+                staleFrames, budget.bytes(), budget.maxBytes(), internalErrors, payloadBytesInPlace, payloadBytesCopied, rs);
     }
 }

@@ -4,11 +4,14 @@ import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.frame.FrameException;
 import io.xdlink.rails.frame.FrameField;
 import io.xdlink.rails.frame.FrameFlags;
+import io.xdlink.rails.frame.FrameLayout;
 import io.xdlink.rails.frame.FrameView;
 import io.xdlink.rails.frame.Opcode;
 import io.xdlink.rails.verbs.CompletionStatus;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * Frame dispatch: what a rail's transport hands over while the engine polls it goes to the one that takes it. A
@@ -23,10 +26,13 @@ import java.lang.foreign.MemorySegment;
  * and a bug met while handling one is counted as an internal error, so neither takes the rail's transport down.
  */
 final class FrameDispatch implements RailTransport.FrameReceiver {
+    private static final ValueLayout.OfShort LENGTH = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private final QpTable qps;
     private final ConnectionManager cm;
     private final EngineCounters counters;
     private final FrameView view = new FrameView();
+    /** Reads the first head of a run whose place is asked for, apart from the frame being dispatched. */
+    private final FrameView probe = new FrameView();
     /** The run of the rail being polled ({@link Rail#receiveRun}). */
     private ReceiveRun run;
     private Rail current;
@@ -108,7 +114,11 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
         }
     }
 
-    /** A run of a WRITE's frames that continues this rail's run goes straight to its place in the region. */
+    /**
+     * A run of a WRITE's frames goes straight to its place in the region: one that continues this rail's run, or one
+     * that begins a message (or takes it up with no run to continue) when its first head passes every check the full
+     * path makes but the CRC's, which is not checked on such a rail, and the heads after it continue it.
+     */
     @Override
     public MemorySegment placement(MemorySegment heads, long headOffset, int headLength, int frames,
                                    int payloadLength) {
@@ -116,7 +126,34 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
         if (rail == null || rail.checksCrc) {
             return null;
         }
-        return run.placement(rail, heads, headOffset, headLength, frames, payloadLength);
+        MemorySegment there = run.placement(rail, heads, headOffset, headLength, frames, payloadLength);
+        return there != null ? there : firstPlacement(rail, heads, headOffset, headLength, frames, payloadLength);
+    }
+
+    private MemorySegment firstPlacement(Rail rail, MemorySegment heads, long o, int headLength, int frames,
+                                         int payloadLength) {
+        if (ReceiveRun.followOn(heads, o, headLength, frames) != payloadLength) {
+            return null;
+        }
+        int first = Short.toUnsignedInt(heads.get(LENGTH, o + FrameLayout.OFF_LENGTH));
+        try {
+            probe.wrapHead(heads, o, headLength, first);
+        } catch (FrameException | RuntimeException e) {
+            return null; // the full path counts what is wrong with it when the frame is handed over
+        }
+        Opcode op = probe.opcode();
+        PeerPool pool = rail.pool;
+        if ((op != Opcode.WRITE && op != Opcode.WRITE_WITH_IMM) || rail.state != Rail.State.UP || pool == null
+                || probe.epoch() != rail.epoch()) {
+            return null;
+        }
+        // The frames this rail's run placed in this poll are booked first, as the full path books them.
+        run.book();
+        if (!rail.expectsNext(probe.seq())) {
+            return null;
+        }
+        QpCore qp = qps.get(probe.qpn());
+        return qp == null || qp.pool != pool ? null : qp.receiver().firstPlacement(probe, pool, payloadLength);
     }
 
     /**

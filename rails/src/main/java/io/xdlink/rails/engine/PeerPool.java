@@ -135,6 +135,18 @@ final class PeerPool {
             if (!engine.budget.allows(len)) {
                 break;
             }
+            if (b.remaining() > 1 && w.local != null) {
+                // The block's first frame leads its run: a message sent as one run record, heads first, lets the
+                // receiving transport read the whole payload straight into its place (its first frame sent alone
+                // was read into the transport's buffer and copied from there, a quarter of a 64 KiB stream's bytes).
+                fill(out, w, psn, (long) k * w.payload, len, 0);
+                int n = sendRun(rail, out, b, w, now, burst - sent);
+                if (n == 0) {
+                    break;
+                }
+                sent += n;
+                continue;
+            }
             int flags = engine.budget.queuedFrames() == 1 && retransmit.isEmpty() ? FrameFlags.ACK_REQUEST : 0;
             fill(out, w, psn, (long) k * w.payload, len, flags);
             if (!rail.sendData(out, now)) {

@@ -257,7 +257,10 @@ final class QpReceiver {
      */
     private int place(Opcode op, int msn, int slot, int psn, MemorySegment payload, long payloadOffset,
                       MemorySegment target, long at, int len, PeerPool pool, long now) {
-        if (len > 0 && !alreadyThere(payload, payloadOffset, target, at)) {
+        if (len > 0 && alreadyThere(payload, payloadOffset, target, at)) {
+            engine.counters.payloadBytesInPlace += len;
+        } else if (len > 0) {
+            engine.counters.payloadBytesCopied += len;
             try {
                 MemorySegment.copy(payload, payloadOffset, target, at, len);
             } catch (RuntimeException closed) {
@@ -309,6 +312,50 @@ final class QpReceiver {
     MemorySegment regionSlice(int msn, long offset, int length) {
         int slot = msn & tableMask;
         return mRegion[slot].segment().asSlice(mRel[slot] + offset, length);
+    }
+
+    /**
+     * Where the payload of the WRITE or WRITE_WITH_IMM frame {@code v} (a head, its payload still arriving) and of the
+     * {@code bytes - v.payloadLength()} bytes of that message that follow it go: the slice of its region, when
+     * {@link #onData} would place the frame as it comes (the queue pair works and belongs to {@code pool}, the frame is
+     * new and within both windows, no refusal waits, its message is new or in progress as the frame says, a
+     * WRITE_WITH_IMM finds its receive posted, and the key allows the whole message). A message's first frame has no
+     * run to vouch for it ({@link #continues}), so it used to be read into the transport's buffer and copied from
+     * there: a quarter of the bytes of a 64 KiB stream. Null for anything else, which then goes the full way; nothing
+     * is booked or cached here, and the frame is checked in full again when it is handed over.
+     */
+    MemorySegment firstPlacement(FrameView v, PeerPool pool, long bytes) {
+        QpState state = qp.state();
+        Opcode op = v.opcode();
+        if (state == QpState.ERROR || state == QpState.CLOSED || qp.pool != pool
+                || (op != Opcode.WRITE && op != Opcode.WRITE_WITH_IMM)) {
+            return null;
+        }
+        int msn = v.msn();
+        int psn = v.psn();
+        int dm = msn - completedMsn;
+        int dp = psn - expectedPsn;
+        if (dm < 0 || dm >= maxMessages || dp < 0 || dp >= psnWindow || bit(psn)
+                || (refusalDue && msn - dueMsn >= 0)) {
+            return null;
+        }
+        int slot = msn & tableMask;
+        long total = v.total();
+        if (mState[slot] != EMPTY && (mState[slot] != IN_PROGRESS || mMsn[slot] != msn || mTotal[slot] != total
+                || mOp[slot] != op)) {
+            return null;
+        }
+        if ((op == Opcode.WRITE_WITH_IMM && !recvPosted(v.recvIndex())) || total == 0 || bytes < 1
+                || v.offset() + bytes > total) {
+            return null;
+        }
+        MemoryRegion mr = engine.keys().lookup(v.rkey());
+        long rel = mr == null ? -1 : v.raddr() - mr.address();
+        if (mr == null || !mr.isValid() || mr.pd() != qp.pd() || !mr.allows(Access.REMOTE_WRITE) || rel < 0
+                || total > mr.length() - rel || !mr.segment().scope().isAlive()) {
+            return null;
+        }
+        return mr.segment().asSlice(rel + v.offset(), bytes);
     }
 
     /**

@@ -135,10 +135,53 @@ final class ReceiveRun {
         // The rail sequence is the one the rail expects next, whatever came between (a control frame takes one).
         long w0 = (first & ~LOW) | (heads.get(WORD, o + FrameLayout.OFF_VERSION) & LOW);
         int seq = (int) w0;
-        long wpExpected = psnOffset;
-        long firstOffset = wpExpected & LOW;
+        long firstOffset = psnOffset & LOW;
+        long bytes = follow(heads, o, headLength, 0, frames, w0, qpnMsn, psnOffset, totalKey, raddr, withImm,
+                immRecv);
+        if (bytes < 0) {
+            return null;
+        }
+        int psn = (int) (psnOffset >>> 32);
+        int msn = (int) qpnMsn;
+        if (bytes != payloadLength || firstOffset + bytes > totalKey >>> 32 || rail.state != Rail.State.UP
+                || rail.pool == null || !rail.expectsNext(seq - unbooked) || !r.continues(psn, msn, rail.pool)) {
+            return null;
+        }
+        return r.regionSlice(msn, firstOffset, payloadLength);
+    }
+
+    /**
+     * The payload bytes of {@code frames} heads at {@code o} of {@code heads} when heads 1 on each continue the one
+     * before them word for word, as a run's frames continue each other (head 0 itself is not checked here: a
+     * message's first frame, which no run vouches for, is checked in full instead); -1 when any does not.
+     */
+    static long followOn(MemorySegment heads, long o, int headLength, int frames) {
+        if (frames < 1 || o < 0 || o > heads.byteSize() - (long) headLength * frames
+                || headLength < FrameLayout.WRITE_HEADER) {
+            return -1;
+        }
+        long w0 = heads.get(WORD, o + FrameLayout.OFF_VERSION);
+        long wp = heads.get(WORD, o + FrameLayout.OFF_PSN);
+        int length = (int) heads.get(WORD, o + FrameLayout.OFF_CREDIT) & 0xFFFF;
+        boolean imm = (int) (w0 >>> OPCODE_SHIFT & 0xFF) == Opcode.WRITE_WITH_IMM.code()
+                && headLength >= FrameLayout.WRITE_IMM_HEADER;
+        long rest = follow(heads, o, headLength, 1, frames, next(w0), heads.get(WORD, o + FrameLayout.OFF_QPN),
+                nextPsnOffset(wp, length), heads.get(WORD, o + FrameLayout.OFF_TOTAL),
+                heads.get(WORD, o + FrameLayout.OFF_RADDR), imm,
+                imm ? heads.get(WORD, o + FrameLayout.OFF_WRITE_IMM) : 0);
+        return rest < 0 || length < 1 ? -1 : rest + length;
+    }
+
+    /**
+     * The payload bytes of heads {@code from} to {@code frames - 1} at {@code o} of {@code heads} when each is, word
+     * for word, the frame expected next (head {@code from} the one {@code w0} to {@code immRecv} describe); -1 when
+     * any is not.
+     */
+    private static long follow(MemorySegment heads, long o, int headLength, int from, int frames, long w0,
+                               long qpnMsn, long wpExpected, long totalKey, long raddr, boolean withImm,
+                               long immRecv) {
         long bytes = 0;
-        for (int i = 0; i < frames; i++) {
+        for (int i = from; i < frames; i++) {
             long at = o + (long) i * headLength;
             long wp = heads.get(WORD, at + FrameLayout.OFF_PSN);
             int length = (int) heads.get(WORD, at + FrameLayout.OFF_CREDIT) & 0xFFFF;
@@ -148,19 +191,13 @@ final class ReceiveRun {
                     || heads.get(WORD, at + FrameLayout.OFF_TOTAL) != totalKey
                     || heads.get(WORD, at + FrameLayout.OFF_RADDR) != raddr || length < 1
                     || (withImm && heads.get(WORD, at + FrameLayout.OFF_WRITE_IMM) != immRecv)) {
-                return null;
+                return -1;
             }
             bytes += length;
             w0 = next(w0);
             wpExpected = nextPsnOffset(wp, length);
         }
-        int psn = (int) (psnOffset >>> 32);
-        int msn = (int) qpnMsn;
-        if (bytes != payloadLength || firstOffset + bytes > totalKey >>> 32 || rail.state != Rail.State.UP
-                || rail.pool == null || !rail.expectsNext(seq - unbooked) || !r.continues(psn, msn, rail.pool)) {
-            return null;
-        }
-        return r.regionSlice(msn, firstOffset, payloadLength);
+        return bytes;
     }
 
     /**
