@@ -379,14 +379,14 @@ class TcpRailTransportTest {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
         TcpRailTransport rail = railFedBy(raw);
         Socket s = track(raw.get(30, TimeUnit.SECONDS));
-        byte[] record = runRecord(3000, 4000, 1000);
+        byte[] record = runRecord(13000, 14000, 9000);
         int firstPart = RecordReader.RUN_HEADER_BYTES + 3 * HEAD + 1500;
-        MemorySegment place = java.lang.foreign.Arena.ofAuto().allocate(8000);
+        MemorySegment place = java.lang.foreign.Arena.ofAuto().allocate(36000);
         Placing receiver = new Placing(place, take);
         s.getOutputStream().write(record, 0, firstPart);
         s.getOutputStream().flush();
         awaitHeads(rail, receiver);
-        assertThat(receiver.asked.getFirst()).containsExactly(HEAD, 3, 8000);
+        assertThat(receiver.asked.getFirst()).containsExactly(HEAD, 3, 36000);
         assertThat(receiver.payloads).as("nothing is handed before the payload is whole").isEmpty();
         s.getOutputStream().write(record, firstPart, record.length - firstPart);
         s.getOutputStream().flush();
@@ -394,8 +394,39 @@ class TcpRailTransportTest {
             rail.poll(receiver, 1);
             return receiver.payloads.size() == 3;
         });
-        assertThat(receiver.payloads).extracting(p -> p.length).containsExactly(3000, 4000, 1000);
-        assertHandedWhole(receiver, record, 8000, place, take);
+        assertThat(receiver.payloads).extracting(p -> p.length).containsExactly(13000, 14000, 9000);
+        assertHandedWhole(receiver, record, 36000, place, take);
+    }
+
+    /**
+     * A run whose payload is short and fits the rail's buffer is not worth a read of its own: nobody is asked where
+     * it goes, and it is handed over from the buffer once it is whole, as a stream of small writes' runs are.
+     */
+    @Test
+    void aShortRunStillArrivingWaitsInTheBufferWithoutAskingForAPlace() throws Exception {
+        CompletableFuture<Socket> raw = new CompletableFuture<>();
+        TcpRailTransport rail = railFedBy(raw);
+        Socket s = track(raw.get(30, TimeUnit.SECONDS));
+        byte[] record = runRecord(3000, 4000, 1000);
+        int firstPart = RecordReader.RUN_HEADER_BYTES + 3 * HEAD + 1500;
+        MemorySegment place = java.lang.foreign.Arena.ofAuto().allocate(8000);
+        Placing receiver = new Placing(place, true);
+        s.getOutputStream().write(record, 0, firstPart);
+        s.getOutputStream().flush();
+        Await.until("the first part to be read", () -> {
+            rail.poll(receiver, 16);
+            return rail.midTransfer();
+        });
+        assertThat(receiver.asked).isEmpty();
+        assertThat(receiver.payloads).isEmpty();
+        s.getOutputStream().write(record, firstPart, record.length - firstPart);
+        s.getOutputStream().flush();
+        Await.until("the run's three frames", () -> {
+            rail.poll(receiver, 16);
+            return receiver.payloads.size() == 3;
+        });
+        assertThat(receiver.asked).isEmpty();
+        assertHandedWhole(receiver, record, 8000, place, false);
     }
 
     /**
@@ -464,8 +495,8 @@ class TcpRailTransportTest {
     void aStreamThatEndsInsideAPayloadBeingReadIntoPlaceClosesTheRail() throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
         TcpRailTransport rail = railFedBy(raw);
-        byte[] record = runRecord(2000);
-        Placing receiver = new Placing(java.lang.foreign.Arena.ofAuto().allocate(2000), true);
+        byte[] record = runRecord(16000, 16000, 1000);
+        Placing receiver = new Placing(java.lang.foreign.Arena.ofAuto().allocate(33000), true);
         try (Socket s = raw.get(30, TimeUnit.SECONDS)) {
             s.getOutputStream().write(record, 0, record.length - 500);
             s.getOutputStream().flush();
@@ -481,7 +512,7 @@ class TcpRailTransportTest {
                 return true;
             }
         });
-        assertThat(thrown[0]).hasMessage("rail x: the stream ended inside a run's payload (1500 of 2000 bytes)");
+        assertThat(thrown[0]).hasMessage("rail x: the stream ended inside a run's payload (32500 of 33000 bytes)");
         assertThat(receiver.payloads).isEmpty();
     }
 
