@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.ScatteringByteChannel;
 
 /**
  * Cuts a byte stream into records, each a 2-byte big-endian length followed by that many bytes, straight out of one
@@ -66,6 +67,8 @@ final class RecordReader {
     private int runHead;
     private int runPayload;
     private long partialAt = -1;
+    /** The two buffers of a {@link #fillBehind}: the payload's place, then this reader's buffer. */
+    private final ByteBuffer[] gather = new ByteBuffer[2];
 
     /**
      * @param name     the stream in error messages ({@code rail thunderbolt0/0})
@@ -143,6 +146,39 @@ final class RecordReader {
         }
         end += n;
         drained = n < room;
+        return n;
+    }
+
+    /**
+     * Reads the rest of a payload being read into its place, {@code place} (its position where the rest goes), and in
+     * the same read up to {@code ahead} bytes of what follows it on the stream into this buffer, behind the bytes
+     * already here and without moving them (a run's heads wait there while its payload arrives). A stream of
+     * messages read into place then costs one read a message, the next run's header and heads arriving with the
+     * payload before them, instead of two. Bytes land in the buffer only once {@code place} is full; with no room
+     * behind, only {@code place} is read.
+     *
+     * @return bytes read in all, or -1 when the stream has ended
+     */
+    long fillBehind(ScatteringByteChannel channel, ByteBuffer place, int ahead) throws IOException {
+        int room = Math.min(buffer.capacity() - end, Math.max(0, ahead));
+        if (room == 0) {
+            return channel.read(place);
+        }
+        buffer.limit(end + room).position(end);
+        int want = place.remaining() + room;
+        gather[0] = place;
+        gather[1] = buffer;
+        long n;
+        try {
+            n = channel.read(gather);
+        } finally {
+            gather[0] = null;
+        }
+        if (n < 0) {
+            return -1;
+        }
+        end = buffer.position();
+        drained = n < want;
         return n;
     }
 

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.ScatteringByteChannel;
 
 /**
  * The receiving half of a TCP rail's run records ({@link TcpRailTransport#offerRun}): it checks a run's heads against
@@ -150,7 +151,8 @@ final class RunsIn {
 
     /**
      * Reads more of the payload being placed, once; true when it is whole and the run's frames are ready to be
-     * handed over (their heads still in the reader's buffer, which is not read into before then).
+     * handed over (their heads still in the reader's buffer, which is only added to behind them before then: from a
+     * socket the read takes the next run's header and heads too, {@link RecordReader#fillBehind}).
      *
      * @throws StreamFormatException when the stream ends inside the payload
      */
@@ -160,12 +162,14 @@ final class RunsIn {
                 directBuffer = direct.asByteBuffer();
             }
             directBuffer.position((int) directDone);
-            int n = channel.read(directBuffer);
+            long n = channel instanceof ScatteringByteChannel scattering
+                    ? reader.fillBehind(scattering, directBuffer, reader.runLimits().maxHeads())
+                    : channel.read(directBuffer);
             if (n < 0) {
                 throw new StreamFormatException(name + ": the stream ended inside a run's payload (" + directDone
                         + " of " + direct.byteSize() + " bytes)");
             }
-            directDone += n;
+            directDone = directBuffer.position();
             if (directDone < direct.byteSize()) {
                 return false;
             }

@@ -209,4 +209,56 @@ class RecordReaderTest {
         writer.writeTo(sink);
         assertThat(sink.bytes()).containsExactly(0, 3, 7, 8, 9);
     }
+
+    /**
+     * A payload read into its place takes what follows it on the stream into the buffer in the same read, behind the
+     * bytes waiting there and without moving them; nothing lands in the buffer before the place is full, and with no
+     * room behind only the place is read.
+     */
+    @Test
+    void aReadIntoPlaceTakesWhatFollowsIntoTheBufferBehindWhatWaitsThere() throws IOException {
+        java.nio.channels.Pipe pipe = java.nio.channels.Pipe.open();
+        try (var source = pipe.source(); var sink = pipe.sink()) {
+            RecordReader reader = new RecordReader("p", 64, 1, 60);
+            sink.write(ByteBuffer.wrap(record(10, 1)));
+            assertThat(reader.fill(source)).isEqualTo(12);
+            long waiting = reader.nextRecord();
+            byte[] before = reader.segment().asSlice(waiting, 10).toArray(ValueLayout.JAVA_BYTE);
+
+            byte[] payload = new byte[100];
+            new Random(7).nextBytes(payload);
+            ByteBuffer place = ByteBuffer.allocateDirect(100);
+            // Only part of the payload is there: all of it goes to the place, none to the buffer.
+            sink.write(ByteBuffer.wrap(payload, 0, 30));
+            assertThat(reader.fillBehind(source, place, 40)).isEqualTo(30);
+            assertThat(reader.buffered()).isZero();
+            assertThat(reader.drained()).isTrue();
+            // The rest, then two records: the place fills, then the buffer takes what follows, up to 40 bytes.
+            sink.write(ByteBuffer.wrap(payload, 30, 70));
+            sink.write(ByteBuffer.wrap(record(20, 50)));
+            sink.write(ByteBuffer.wrap(record(30, 90)));
+            assertThat(reader.fillBehind(source, place, 40)).isEqualTo(70 + 40);
+            assertThat(place.flip()).isEqualTo(ByteBuffer.wrap(payload));
+            assertThat(reader.drained()).isFalse();
+            assertThat(reader.segment().asSlice(waiting, 10).toArray(ValueLayout.JAVA_BYTE))
+                    .as("the bytes waiting in the buffer did not move").isEqualTo(before);
+            assertThat(reader.next().toArray(ValueLayout.JAVA_BYTE))
+                    .isEqualTo(java.util.Arrays.copyOfRange(record(20, 50), 2, 22));
+            assertThat(reader.next()).as("the second record is not whole yet").isNull();
+            assertThat(reader.fill(source)).isEqualTo(14);
+            assertThat(reader.next().toArray(ValueLayout.JAVA_BYTE))
+                    .isEqualTo(java.util.Arrays.copyOfRange(record(30, 90), 2, 32));
+
+            // With no room behind what waits there, only the place is read.
+            RecordReader full = new RecordReader("f", 64, 1, 62);
+            sink.write(ByteBuffer.wrap(record(62, 3)));
+            assertThat(full.fill(source)).isEqualTo(64);
+            assertThat(full.nextRecord()).isEqualTo(2);
+            ByteBuffer small = ByteBuffer.allocateDirect(5);
+            sink.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7}));
+            assertThat(full.fillBehind(source, small, 40)).isEqualTo(5);
+            assertThat(full.buffered()).isZero();
+            assertThat(full.fill(source)).isEqualTo(2);
+        }
+    }
 }
