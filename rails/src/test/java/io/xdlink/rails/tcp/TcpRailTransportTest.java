@@ -372,24 +372,44 @@ class TcpRailTransportTest {
         return b.array();
     }
 
+    /** What of a three-frame run record the tests below send first: its header, heads and 1,500 payload bytes. */
+    private static final int FIRST_PART = RecordReader.RUN_HEADER_BYTES + 3 * HEAD + 1500;
+    /** The socket feeding the rail of the test below, once {@link #railFedBy(Feed)} connected it. */
+    private Socket fed;
+
+    /** What a test writes first to the socket that feeds its rail. */
+    @FunctionalInterface
+    private interface Feed {
+        void first(Socket s) throws IOException;
+    }
+
+    /** A rail whose peer is a plain socket, {@link #fed}, that has written what {@code feed} writes. */
+    private TcpRailTransport railFedBy(Feed feed) throws Exception {
+        CompletableFuture<Socket> raw = new CompletableFuture<>();
+        TcpRailTransport rail = railFedBy(raw);
+        fed = track(raw.get(30, TimeUnit.SECONDS));
+        feed.first(fed);
+        return rail;
+    }
+
+    /** Writes {@code record[from..to)} to {@code s} at once. */
+    private static void send(Socket s, byte[] record, int from, int to) throws IOException {
+        s.getOutputStream().write(record, from, to - from);
+        s.getOutputStream().flush();
+    }
+
     @ParameterizedTest(name = "the receiver takes it: {0}")
     @ValueSource(booleans = {true, false})
     void aRunWhosePayloadIsStillArrivingIsReadIntoThePlaceTheReceiverGivesOrBufferedAsUsual(boolean take)
             throws Exception {
-        CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(raw);
-        Socket s = track(raw.get(30, TimeUnit.SECONDS));
         byte[] record = runRecord(13000, 14000, 9000);
-        int firstPart = RecordReader.RUN_HEADER_BYTES + 3 * HEAD + 1500;
         MemorySegment place = java.lang.foreign.Arena.ofAuto().allocate(36000);
         Placing receiver = new Placing(place, take);
-        s.getOutputStream().write(record, 0, firstPart);
-        s.getOutputStream().flush();
+        TcpRailTransport rail = railFedBy(raw -> send(raw, record, 0, FIRST_PART));
         awaitHeads(rail, receiver);
         assertThat(receiver.asked.getFirst()).containsExactly(HEAD, 3, 36000);
         assertThat(receiver.payloads).as("nothing is handed before the payload is whole").isEmpty();
-        s.getOutputStream().write(record, firstPart, record.length - firstPart);
-        s.getOutputStream().flush();
+        send(fed, record, FIRST_PART, record.length);
         Await.until("the run's three frames", () -> {
             rail.poll(receiver, 1);
             return receiver.payloads.size() == 3;
@@ -404,23 +424,17 @@ class TcpRailTransportTest {
      */
     @Test
     void aShortRunStillArrivingWaitsInTheBufferWithoutAskingForAPlace() throws Exception {
-        CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(raw);
-        Socket s = track(raw.get(30, TimeUnit.SECONDS));
         byte[] record = runRecord(3000, 4000, 1000);
-        int firstPart = RecordReader.RUN_HEADER_BYTES + 3 * HEAD + 1500;
         MemorySegment place = java.lang.foreign.Arena.ofAuto().allocate(8000);
         Placing receiver = new Placing(place, true);
-        s.getOutputStream().write(record, 0, firstPart);
-        s.getOutputStream().flush();
+        TcpRailTransport rail = railFedBy(raw -> send(raw, record, 0, FIRST_PART));
         Await.until("the first part to be read", () -> {
             rail.poll(receiver, 16);
             return rail.midTransfer();
         });
         assertThat(receiver.asked).isEmpty();
         assertThat(receiver.payloads).isEmpty();
-        s.getOutputStream().write(record, firstPart, record.length - firstPart);
-        s.getOutputStream().flush();
+        send(fed, record, FIRST_PART, record.length);
         Await.until("the run's three frames", () -> {
             rail.poll(receiver, 16);
             return receiver.payloads.size() == 3;
