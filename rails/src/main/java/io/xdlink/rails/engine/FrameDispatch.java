@@ -130,9 +130,12 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
         return there != null ? there : firstPlacement(rail, heads, headOffset, headLength, frames, payloadLength);
     }
 
+    /** The opcode and the queue pair's checks are {@link QpReceiver#firstPlacement}'s. */
     private MemorySegment firstPlacement(Rail rail, MemorySegment heads, long o, int headLength, int frames,
                                          int payloadLength) {
-        if (ReceiveRun.followOn(heads, o, headLength, frames) != payloadLength) {
+        PeerPool pool = rail.pool;
+        if (rail.state != Rail.State.UP || pool == null
+                || ReceiveRun.followOn(heads, o, headLength, frames) != payloadLength) {
             return null;
         }
         int first = Short.toUnsignedInt(heads.get(LENGTH, o + FrameLayout.OFF_LENGTH));
@@ -141,10 +144,7 @@ final class FrameDispatch implements RailTransport.FrameReceiver {
         } catch (FrameException | RuntimeException e) {
             return null; // the full path counts what is wrong with it when the frame is handed over
         }
-        Opcode op = probe.opcode();
-        PeerPool pool = rail.pool;
-        if ((op != Opcode.WRITE && op != Opcode.WRITE_WITH_IMM) || rail.state != Rail.State.UP || pool == null
-                || probe.epoch() != rail.epoch()) {
+        if (probe.epoch() != rail.epoch()) {
             return null;
         }
         // The frames this rail's run placed in this poll are booked first, as the full path books them.

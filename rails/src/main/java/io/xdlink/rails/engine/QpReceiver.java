@@ -215,14 +215,13 @@ final class QpReceiver {
                     // Checked in full by an earlier frame of this message: same key, same address, same total.
                     rel = mRel[slot];
                 } else {
-                    mr = engine.keys().lookup(v.rkey());
-                    rel = mr == null ? -1 : v.raddr() - mr.address();
-                    if (mr == null || !mr.isValid() || mr.pd() != qp.pd() || !mr.allows(Access.REMOTE_WRITE)
-                            || rel < 0 || v.total() > mr.length() - rel) {
+                    mr = writable(v);
+                    if (mr == null) {
                         refuseInOrder(pool, op, msn, NakReason.REMOTE_ACCESS, CompletionStatus.REMOTE_ACCESS_ERROR,
                                 now);
                         return;
                     }
+                    rel = v.raddr() - mr.address();
                     mRegion[slot] = mr;
                     mRkey[slot] = v.rkey();
                     mRaddr[slot] = v.raddr();
@@ -349,13 +348,23 @@ final class QpReceiver {
                 || v.offset() + bytes > total) {
             return null;
         }
-        MemoryRegion mr = engine.keys().lookup(v.rkey());
-        long rel = mr == null ? -1 : v.raddr() - mr.address();
-        if (mr == null || !mr.isValid() || mr.pd() != qp.pd() || !mr.allows(Access.REMOTE_WRITE) || rel < 0
-                || total > mr.length() - rel || !mr.segment().scope().isAlive()) {
+        MemoryRegion mr = writable(v);
+        if (mr == null || !mr.segment().scope().isAlive()) {
             return null;
         }
-        return mr.segment().asSlice(rel + v.offset(), bytes);
+        return mr.segment().asSlice(v.raddr() - mr.address() + v.offset(), bytes);
+    }
+
+    /**
+     * The region the key of WRITE frame {@code v} names, when its whole message may land there: registered still, in
+     * this queue pair's protection domain, open to remote writes, and holding the message's {@code total} bytes from
+     * the frame's address on; null otherwise.
+     */
+    private MemoryRegion writable(FrameView v) {
+        MemoryRegion mr = engine.keys().lookup(v.rkey());
+        long rel = mr == null ? -1 : v.raddr() - mr.address();
+        return mr == null || !mr.isValid() || mr.pd() != qp.pd() || !mr.allows(Access.REMOTE_WRITE) || rel < 0
+                || v.total() > mr.length() - rel ? null : mr;
     }
 
     /**
