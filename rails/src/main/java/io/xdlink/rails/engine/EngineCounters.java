@@ -86,6 +86,7 @@ final class EngineCounters {
         }
         return new DeviceStats(dataFramesSent, dataFramesReceived, ackFramesSent, ackFramesReceived,
                 creditFramesSent, nakFramesSent, retransmittedFrames, duplicateData, corruptFrames, malformedFrames,
-                staleFrames, budget.bytes(), budget.maxBytes(), internalErrors, payloadBytesInPlace, payloadBytesCopied, rs);
+                staleFrames, budget.bytes(), budget.maxBytes(), internalErrors, payloadBytesInPlace, payloadBytesCopied,
+                rs);
     }
 }

@@ -4,6 +4,11 @@ import io.xdlink.rails.ForwardingRailTransport;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
+import io.xdlink.rails.frame.Frame;
+import io.xdlink.rails.frame.FrameCodec;
+import io.xdlink.rails.frame.FrameFlags;
+import io.xdlink.rails.frame.FrameLayout;
+import io.xdlink.rails.frame.Opcode;
 import io.xdlink.rails.inmemory.RailFaultPlan;
 import io.xdlink.rails.inmemory.InMemoryRailPair;
 import io.xdlink.rails.verbs.Access;
@@ -367,5 +372,73 @@ class ReceiveRunTest {
             assertThat(landed).as("bytes placed before the region went").isPositive().isLessThan(size);
             assertThat(dst.asSlice(landed).mismatch(arena.allocate(size - landed))).isEqualTo(-1);
         }
+    }
+
+    /** The heads of a run of WRITE_WITH_IMM frames of {@code lengths} payload bytes, each following the one before. */
+    private static MemorySegment heads(int... lengths) {
+        int head = Opcode.WRITE_WITH_IMM.headerBytes() + FrameLayout.TRAILER_BYTES;
+        MemorySegment heads = MemorySegment.ofArray(new byte[head * lengths.length]);
+        long offset = 0;
+        for (int i = 0; i < lengths.length; i++) {
+            Frame f = new Frame.WriteWithImm(new Frame.Header(FrameFlags.PAYLOAD_UNCHECKED, 3, 100 + i, 50, 0), 9, 4,
+                    700 + i, offset, 1 << 20, 0x5151, 0x7000_0000L, 42, 6, new byte[lengths[i]]);
+            MemorySegment.copy(MemorySegment.ofArray(FrameCodec.encode(f)), 0, heads, (long) i * head,
+                    Opcode.WRITE_WITH_IMM.headerBytes());
+            offset += lengths[i];
+        }
+        return heads;
+    }
+
+    private static void set(MemorySegment heads, int frame, long at, long value) {
+        long o = (long) frame * (Opcode.WRITE_WITH_IMM.headerBytes() + FrameLayout.TRAILER_BYTES) + at;
+        heads.set(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN), o, value);
+    }
+
+    private static long get(MemorySegment heads, int frame, long at) {
+        long o = (long) frame * (Opcode.WRITE_WITH_IMM.headerBytes() + FrameLayout.TRAILER_BYTES) + at;
+        return heads.get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN), o);
+    }
+
+    /**
+     * A run's heads whose first has no run to vouch for it (a message's first frame) are taken only when each head
+     * after the first continues it word for word; truncated, out-of-bounds and hostile heads give no payload length,
+     * so the run goes the full way, where every frame is checked alone.
+     */
+    @Test
+    void aRunsHeadsMustEachContinueTheFirstToBeReadIntoPlace() {
+        int head = Opcode.WRITE_WITH_IMM.headerBytes() + FrameLayout.TRAILER_BYTES;
+        MemorySegment good = heads(16000, 16000, 900);
+        assertThat(ReceiveRun.followOn(good, 0, head, 3)).isEqualTo(32900);
+        assertThat(ReceiveRun.followOn(good, 0, head, 1)).as("a run of one").isEqualTo(16000);
+        assertThat(ReceiveRun.followOn(good, 0, head, 0)).isEqualTo(-1);
+        assertThat(ReceiveRun.followOn(good, 0, head, 4)).as("more heads than there are").isEqualTo(-1);
+        assertThat(ReceiveRun.followOn(good, -1, head, 3)).isEqualTo(-1);
+        assertThat(ReceiveRun.followOn(good, head, head, 3)).as("past the end").isEqualTo(-1);
+        assertThat(ReceiveRun.followOn(good, 0, FrameLayout.WRITE_HEADER - 1, 3)).as("a truncated head")
+                .isEqualTo(-1);
+        assertThat(ReceiveRun.followOn(heads(0, 16000), 0, head, 2)).as("a frame of no bytes").isEqualTo(-1);
+        assertThat(ReceiveRun.followOn(heads(16000, 0), 0, head, 2)).isEqualTo(-1);
+
+        // Each word a later head could lie in: another queue pair or message, a packet or offset out of step, another
+        // total, key, address, immediate or receive, another opcode, a rail sequence out of step.
+        long[][] lies = {
+            {FrameLayout.OFF_QPN, 1L << 32}, {FrameLayout.OFF_QPN, 1}, {FrameLayout.OFF_PSN, 1L << 32},
+            {FrameLayout.OFF_PSN, 1}, {FrameLayout.OFF_TOTAL, 1L << 32}, {FrameLayout.OFF_TOTAL, 1},
+            {FrameLayout.OFF_RADDR, 1}, {FrameLayout.OFF_WRITE_IMM, 1L << 32}, {FrameLayout.OFF_WRITE_IMM, 1},
+            {FrameLayout.OFF_VERSION, 1L << 48}, {FrameLayout.OFF_VERSION, 1},
+        };
+        for (long[] lie : lies) {
+            for (int frame = 1; frame < 3; frame++) {
+                MemorySegment hostile = heads(16000, 16000, 900);
+                set(hostile, frame, lie[0], get(hostile, frame, lie[0]) + lie[1]);
+                assertThat(ReceiveRun.followOn(hostile, 0, head, 3))
+                        .as("head %d's word at %d off by %d", frame, lie[0], lie[1]).isEqualTo(-1);
+            }
+        }
+        // Only the flags may differ: the frame that asks for an acknowledgement.
+        MemorySegment asks = heads(16000, 16000, 900);
+        long first = get(asks, 2, FrameLayout.OFF_VERSION);
+        set(asks, 2, FrameLayout.OFF_VERSION, first | (long) FrameFlags.ACK_REQUEST << 40);
+        assertThat(ReceiveRun.followOn(asks, 0, head, 3)).isEqualTo(32900);
     }
 }

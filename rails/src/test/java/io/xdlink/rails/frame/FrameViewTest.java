@@ -121,7 +121,8 @@ class FrameViewTest {
             assertRefused(() -> v.wrapHead(badVersion, 0, headBytes, 64), FrameField.VERSION);
 
             // A control frame's head is no data frame's: refused, whatever its payload length says.
-            MemorySegment credit = MemorySegment.ofArray(FrameCodec.encode(new Frame.Credit(new Frame.Header(0, 9, 78, 1101, 3), 79)));
+            Frame.Credit control = new Frame.Credit(new Frame.Header(0, 9, 78, 1101, 3), 79);
+            MemorySegment credit = MemorySegment.ofArray(FrameCodec.encode(control));
             assertRefused(() -> v.wrapHead(credit, 0, (int) credit.byteSize(), 0), FrameField.OPCODE);
             assertThat(v.frame()).isNull();
         }
