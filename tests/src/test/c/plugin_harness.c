@@ -9,10 +9,11 @@
  *   plugin_harness connect --speed MBPS --handle FILE             rank 1 of two processes (sends)
  *   plugin_harness pingpong --iterations N                          8-byte ping-pong latency through the tables
  *   plugin_harness netbench --rank 0|1 --handle FILE [--peer IP] [--sizes 65536,1048576,8388608] [--bytes N]
- *                  [--iterations N] [--rounds N] [--warmup-passes N | --no-warmup]    the plugin between two
- *                  processes beside a plain socket, after a warm-up in passes of an eighth of the bytes until both
- *                  processes' JIT compilers are quiet (at most N passes, 8 by default); its first pass prints as
- *                  round 0, the cold figures
+ *                  [--iterations N] [--rounds N] [--warmup-passes N | --no-warmup] [--plugin-only]    the plugin
+ *                  between two processes beside a plain socket, after a warm-up in passes of an eighth of the bytes
+ *                  until both processes' JIT compilers are quiet (at most N passes, 8 by default); its first pass
+ *                  prints as round 0, the cold figures. --plugin-only leaves the socket's blocks out: the plugin's
+ *                  own rates per block, for a profile of it alone or two plugins compared in turns
  *
  * The plugin comes from NCCL_NET_PLUGIN (default libnccl-net.so), as NCCL finds it. Every check prints one line;
  * the last line is "harness: N passed, M failed" and the exit status is 0 only when nothing failed. Every wait for
@@ -856,6 +857,7 @@ typedef struct {
     int sock;
     void *sc, *rc;
     long isend_null; /* isend calls answered "not yet" (NULL request) */
+    int plugin_only; /* --plugin-only: no plain socket blocks, only the plugin's */
     char name[33];   /* the plugin's own name, from its table: what the figures are labelled with */
 } nb_t;
 
@@ -1128,8 +1130,9 @@ static nb_spread_t nb_spread(double *ratio, int n) {
  * count messages of size bytes, through the plugin and through the plain socket, in blocks taken in turns
  * (NB_BLOCKS, or one per message when there are fewer), so that a spell of noise from the machine's neighbours
  * falls on both alike: in one run the socket's own 8 MiB stream moved 17.5 Gb/s in one round and 10.9 in the next.
- * seconds gets each way's total time, ratio each block's bandwidth ratio (the first block is the coldest), isend_null
- * the plugin's isends answered "not yet" (rank 1 sends). Returns the number of blocks, -1 on failure.
+ * seconds gets each way's total time, ratio each block's bandwidth ratio (the first block is the coldest), or with
+ * --plugin-only the plugin's Gb/s in the block, isend_null the plugin's isends answered "not yet" (rank 1 sends).
+ * Returns the number of blocks, -1 on failure.
  */
 static int nb_bandwidths(nb_t *b, unsigned char *ring, size_t size, void *ring_mh, long count, double *seconds,
                          double *ratio, long *isend_null) {
@@ -1141,7 +1144,7 @@ static int nb_bandwidths(nb_t *b, unsigned char *ring, size_t size, void *ring_m
     for (int k = 0; k < blocks; k++) {
         long n = nb_block_len(count, blocks, k);
         double took[2];
-        for (int way = 0; way < 2; way++) { /* 0: the plugin, 1: the plain socket */
+        for (int way = 0; way < (b->plugin_only ? 1 : 2); way++) { /* 0: the plugin, 1: the plain socket */
             if (nb_barrier(b) != 0) {
                 return -1;
             }
@@ -1164,7 +1167,7 @@ static int nb_bandwidths(nb_t *b, unsigned char *ring, size_t size, void *ring_m
             took[way] = now() - t0;
             seconds[way] += took[way];
         }
-        ratio[k] = took[1] / took[0];
+        ratio[k] = b->plugin_only ? (double)n * (double)size * 8.0 / (took[0] * 1e9) : took[1] / took[0];
     }
     return blocks;
 }
@@ -1385,8 +1388,8 @@ static int nb_socket_pingpong(nb_t *b, long warm, long iterations, double *rtt, 
  * yield after each empty look), in blocks taken in turns (NB_BLOCKS, or one per round trip when there are fewer), so
  * that a spell of noise from the machine's neighbours (which moved a polling socket's median from 9 to 14 us between
  * runs a minute apart) falls on every way alike. rtt holds 4 * iterations doubles, way w's from w * iterations; ratio
- * gets, per block, the plugin's median over the socket's polling with yields, as the plugin's host polls. Returns
- * the number of blocks, -1 on failure.
+ * gets, per block, the plugin's median over the socket's polling with yields, as the plugin's host polls, or with
+ * --plugin-only (no socket blocks) the plugin's median in microseconds. Returns the number of blocks, -1 on failure.
  */
 static int nb_pingpongs(nb_t *b, long iterations, double *rtt, double *ratio, unsigned char *sbuf, void *smh,
                         unsigned char *rbuf, void *rmh) {
@@ -1396,7 +1399,7 @@ static int nb_pingpongs(nb_t *b, long iterations, double *rtt, double *ratio, un
         long n = nb_block_len(iterations, blocks, k);
         long warm = k == 0 ? 1000 : 0;
         double med[4];
-        for (int way = 0; way < 4; way++) {
+        for (int way = 0; way < (b->plugin_only ? 1 : 4); way++) {
             double *at = rtt + way * iterations + iterations / blocks * k;
             if (nb_barrier(b) != 0 || (way == 0 ? nb_plugin_pingpong(b, warm, n, at, sbuf, smh, rbuf, rmh)
                                                 : nb_socket_pingpong(b, warm, n, at, socket_wait[way])) != 0) {
@@ -1405,15 +1408,15 @@ static int nb_pingpongs(nb_t *b, long iterations, double *rtt, double *ratio, un
             /* Sorts the block in place: the way's quantiles over all blocks do not depend on the order. */
             med[way] = nb_quantiles(at, n).median;
         }
-        ratio[k] = med[0] / med[3];
+        ratio[k] = b->plugin_only ? med[0] : med[0] / med[3];
     }
     return blocks;
 }
 
 static void run_netbench(int rank, const char *file, const char *peer_ip, const size_t *sizes, int nsizes,
-                         size_t bytes, long iterations, int rounds, int warmup_passes) {
+                         size_t bytes, long iterations, int rounds, int warmup_passes, int plugin_only) {
     plugin_t p = {.version = 12, .table = dlsym(plugin_lib, "ncclNetPlugin_v12")};
-    nb_t b = {.p = &p, .rank = rank, .sock = -1};
+    nb_t b = {.p = &p, .rank = rank, .sock = -1, .plugin_only = plugin_only};
     int ndev = 0;
     if (p.table == NULL || h_init(&p, 0x4E42) != ccl_success || h_devices(&p, &ndev) != ccl_success || ndev < 1) {
         check(0, "netbench: init and devices");
@@ -1475,7 +1478,16 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
                 printf("netbench: round %d size %zu: isend answered not-yet %ld times for %ld messages\n", round, size,
                        isend_null, count);
             }
-            if (ok && rank == 0 && shown) {
+            if (ok && rank == 0 && shown && b.plugin_only) {
+                double gbps = (double)count * (double)size * 8.0 / (seconds[0] * 1e9), first = block_ratio[0],
+                       last = block_ratio[blocks - 1];
+                nb_spread_t q = nb_spread(block_ratio, blocks);
+                printf("netbench: round %d size %zu x %ld: %s %.2f Gb/s (no socket blocks)\n", round, size, count,
+                       b.name, gbps);
+                printf("netbench: round %d size %zu in %d block%s: %s Gb/s per block %.2f-%.2f, median %.2f, first "
+                       "%.2f, last %.2f\n", round, size, blocks, blocks == 1 ? "" : "s", b.name, q.lo, q.hi,
+                       q.median, first, last);
+            } else if (ok && rank == 0 && shown) {
                 double gbps[2];
                 for (int way = 0; way < 2; way++) {
                     gbps[way] = (double)count * (double)size * 8.0 / (seconds[way] * 1e9);
@@ -1493,10 +1505,15 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
         /* the plugin; the socket blocking, polling in a spin, polling with yields as the plugin's host does */
         int blocks = ok ? nb_pingpongs(&b, iterations, rtt, ratio, sbuf, smh, rbuf, rmh) : -1;
         ok = blocks > 0;
-        for (int way = 0; way < 4 && ok; way++) {
+        for (int way = 0; way < (b.plugin_only ? 1 : 4) && ok; way++) {
             lat[way] = nb_quantiles(rtt + way * iterations, iterations);
         }
-        if (ok && rank == 0 && shown) {
+        if (ok && rank == 0 && shown && b.plugin_only) {
+            nb_spread_t q = nb_spread(ratio, blocks);
+            printf("netbench: round %d 8-byte round trip over %ld: %s median %.1f us p99 %.1f us (no socket blocks); "
+                   "median per block %.1f-%.1f us\n", round, iterations, b.name, lat[0].median, lat[0].p99, q.lo,
+                   q.hi);
+        } else if (ok && rank == 0 && shown) {
             printf("netbench: round %d 8-byte round trip over %ld: %s median %.1f us p99 %.1f us; socket blocking "
                    "median %.1f us p99 %.1f us; socket polling median %.1f us p99 %.1f us; ratio median %.2f "
                    "(blocking) %.2f (polling), p99 %.2f (blocking); socket polling with a yield after each empty look "
@@ -1730,7 +1747,7 @@ int main(int argc, char **argv) {
     int versions[7] = {12, 11, 10, 9, 8, 7, 6};
     const char *handle_file = NULL, *prefix = "libnccl-net";
     long iterations = 10000;
-    int rank = -1, nsizes = 3, rounds = 1, warmup_passes = 8;
+    int rank = -1, nsizes = 3, rounds = 1, warmup_passes = 8, plugin_only = 0;
     size_t sizes[NB_MAX_SIZES] = {65536, 1048576, 8388608}, bytes = (size_t)1 << 30;
     const char *peer = "127.0.0.1";
     for (int i = 2; i < argc; i++) {
@@ -1770,6 +1787,8 @@ int main(int argc, char **argv) {
             bytes = (size_t)n;
         } else if (strcmp(argv[i], "--no-warmup") == 0) {
             warmup_passes = 0;
+        } else if (strcmp(argv[i], "--plugin-only") == 0) {
+            plugin_only = 1;
         } else if (strcmp(argv[i], "--warmup-passes") == 0 && i + 1 < argc) {
             if (parse_count(argv[++i], 1, 1000, &n) != 0) {
                 fprintf(stderr, "--warmup-passes takes a whole number from 1 to 1000 (--no-warmup for none), got "
@@ -1806,7 +1825,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "netbench needs --rank 0|1 and --handle FILE; sizes, bytes, iterations above 0\n");
             return 2;
         }
-        run_netbench(rank, handle_file, peer, sizes, nsizes, bytes, iterations, rounds, warmup_passes);
+        run_netbench(rank, handle_file, peer, sizes, nsizes, bytes, iterations, rounds, warmup_passes, plugin_only);
     } else if (strcmp(mode, "pingpong") == 0) {
         run_pingpong(iterations);
     } else {

@@ -118,37 +118,11 @@ class PluginTwoProcessTest {
      */
     @Test
     void netbenchRunsBetweenTwoProcesses(@TempDir Path dir) throws Exception {
-        Path rootA = tree(Files.createDirectories(dir.resolve("a")), A, B);
-        Path rootB = tree(Files.createDirectories(dir.resolve("b")), B, A);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_DEADLINE_S);
-        Path handle = dir.resolve("handle");
-        Path address = dir.resolve("rank0.address");
-        Map<String, String> envA = new java.util.HashMap<>(Map.of("NCCL_NET_PLUGIN", NativeHarness.SO.toString(),
-                "JAVA_HOME", NativeHarness.JAVA_HOME));
-        Map<String, String> envB = new java.util.HashMap<>(envA);
-        envA.put("XDLINK_PARAMS", "host_root=" + rootA + " tcp_control_port=0 tcp_address_file=" + address);
-        Path outA = dir.resolve("rank0.log");
-        Path outB = dir.resolve("rank1.log");
-        String[] options = {"--handle", handle.toString(), "--sizes", "65536,1048576", "--bytes", "4194304",
-                "--iterations", "200", "--warmup-passes", "2"};
-        Process a = NativeHarness.start(envA, outA, concat(new String[]{"netbench", "--rank", "0"}, options));
-        // Rank 0's session listener takes a port from the kernel and publishes it; rank 1 dials what it says.
-        envB.put("XDLINK_PARAMS", "host_root=" + rootB + " tcp_control_port=0 tcp_peer_address="
-                + awaitFile(address, a, outA, deadline));
-        Process b = NativeHarness.start(envB, outB, concat(new String[]{"netbench", "--rank", "1"}, options));
-        boolean doneA = a.waitFor(300, TimeUnit.SECONDS);
-        boolean doneB = b.waitFor(60, TimeUnit.SECONDS);
-        if (!doneA || !doneB) {
-            a.destroyForcibly();
-            b.destroyForcibly();
-        }
-        String logA = Files.readString(outA, StandardCharsets.UTF_8);
-        String logB = Files.readString(outB, StandardCharsets.UTF_8);
-        String both = "rank 0:\n" + logA + "\nrank 1:\n" + logB;
-        assertThat(doneA && doneB).as(both).isTrue();
+        Logs logs = netbench(dir);
         // The figures carry the name the plugin's table gives. The warm-up's first pass prints as round 0, the cold
         // figures; two passes at most were asked for.
-        assertThat(logA).as(both).contains("netbench: the plugin's table ncclNetPlugin_v12 names it xdlink\n")
+        assertThat(logs.a()).as(logs.both())
+                .contains("netbench: the plugin's table ncclNetPlugin_v12 names it xdlink\n")
                 .contains("netbench: round 0 size 65536 x 8: xdlink ")
                 .containsPattern("netbench: round 0 was the warm-up's first pass \\(cold\\); the warm-up ran [12] pass")
                 .contains("netbench: round 1 size 65536 x 64: xdlink ")
@@ -164,8 +138,67 @@ class PluginTwoProcessTest {
                 .contains("netbench: round 1 8-byte round trip in 8 blocks taken in turns with the sockets': xdlink "
                         + "median over the median polling with a yield, per block, ")
                 .endsWith("harness: 2 passed, 0 failed\n");
-        assertThat(logB).as(both).contains("netbench: round 1 size 65536: isend answered not-yet ")
+        assertThat(logs.b()).as(logs.both()).contains("netbench: round 1 size 65536: isend answered not-yet ")
                 .endsWith("harness: 2 passed, 0 failed\n");
+    }
+
+    /**
+     * With {@code --plugin-only} the socket's blocks are left out: rank 0 prints the plugin's own rate, per block too,
+     * and its round trip, and no figure of the plain socket, which only carries the barriers.
+     */
+    @Test
+    void netbenchPluginOnlyLeavesTheSocketsBlocksOut(@TempDir Path dir) throws Exception {
+        Logs logs = netbench(dir, "--plugin-only");
+        assertThat(logs.a()).as(logs.both())
+                .containsPattern("netbench: round 1 size 65536 x 64: xdlink [0-9.]+ Gb/s \\(no socket blocks\\)\n")
+                .containsPattern("netbench: round 1 size 65536 in 4 blocks: xdlink Gb/s per block [0-9.]+-[0-9.]+, "
+                        + "median [0-9.]+, first [0-9.]+, last [0-9.]+\n")
+                .containsPattern("netbench: round 1 size 1048576 in 1 block: xdlink Gb/s per block ")
+                .containsPattern("netbench: round 1 8-byte round trip over 200: xdlink median [0-9.]+ us p99 [0-9.]+ "
+                        + "us \\(no socket blocks\\); median per block [0-9.]+-[0-9.]+ us\n")
+                .doesNotContain("socket per block").doesNotContain("socket polling").doesNotContain("ratio")
+                .endsWith("harness: 2 passed, 0 failed\n");
+        assertThat(logs.b()).as(logs.both()).contains("netbench: round 1 size 65536: isend answered not-yet ")
+                .endsWith("harness: 2 passed, 0 failed\n");
+    }
+
+    /** Both ranks' whole output, and both together to show when an assertion fails. */
+    private record Logs(String a, String b) {
+        String both() {
+            return "rank 0:\n" + a + "\nrank 1:\n" + b;
+        }
+    }
+
+    /** Runs netbench's two ranks on small sizes with {@code extra} options and returns their output once both ended. */
+    private static Logs netbench(Path dir, String... extra) throws Exception {
+        Path rootA = tree(Files.createDirectories(dir.resolve("a")), A, B);
+        Path rootB = tree(Files.createDirectories(dir.resolve("b")), B, A);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_DEADLINE_S);
+        Path handle = dir.resolve("handle");
+        Path address = dir.resolve("rank0.address");
+        Map<String, String> envA = new java.util.HashMap<>(Map.of("NCCL_NET_PLUGIN", NativeHarness.SO.toString(),
+                "JAVA_HOME", NativeHarness.JAVA_HOME));
+        Map<String, String> envB = new java.util.HashMap<>(envA);
+        envA.put("XDLINK_PARAMS", "host_root=" + rootA + " tcp_control_port=0 tcp_address_file=" + address);
+        Path outA = dir.resolve("rank0.log");
+        Path outB = dir.resolve("rank1.log");
+        String[] options = concat(new String[]{"--handle", handle.toString(), "--sizes", "65536,1048576", "--bytes",
+                "4194304", "--iterations", "200", "--warmup-passes", "2"}, extra);
+        Process a = NativeHarness.start(envA, outA, concat(new String[]{"netbench", "--rank", "0"}, options));
+        // Rank 0's session listener takes a port from the kernel and publishes it; rank 1 dials what it says.
+        envB.put("XDLINK_PARAMS", "host_root=" + rootB + " tcp_control_port=0 tcp_peer_address="
+                + awaitFile(address, a, outA, deadline));
+        Process b = NativeHarness.start(envB, outB, concat(new String[]{"netbench", "--rank", "1"}, options));
+        boolean doneA = a.waitFor(300, TimeUnit.SECONDS);
+        boolean doneB = b.waitFor(60, TimeUnit.SECONDS);
+        if (!doneA || !doneB) {
+            a.destroyForcibly();
+            b.destroyForcibly();
+        }
+        Logs logs = new Logs(Files.readString(outA, StandardCharsets.UTF_8), Files.readString(outB,
+                StandardCharsets.UTF_8));
+        assertThat(doneA && doneB).as(logs.both()).isTrue();
+        return logs;
     }
 
     private static String[] concat(String[] a, String[] b) {
