@@ -7,6 +7,7 @@ import io.xdlink.ccl.SendComm;
 import io.xdlink.rails.verbs.Completion;
 import io.xdlink.rails.verbs.MemoryRegion;
 import io.xdlink.rails.verbs.QueuePair;
+import io.xdlink.rails.verbs.WorkOpcode;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -197,7 +198,25 @@ public final class SendEndpoint extends Endpoint implements SendComm {
 
     @Override
     void closeLocked() {
+        int writing = inFlight.size();
+        boolean reported = false;
+        for (IsendRequest r : inFlight) {
+            reported |= r.copy >= 0;
+        }
         failAll("the send comm was closed");
+        if (reported && open()) {
+            // Small sends were reported done as they were posted, and the host closes trusting they arrive: closing
+            // the queue pair now would flush those still on their way, and the peer's receives of them would fail
+            // with "the connection closed" (a run between two threads over the loopback fabric did so, its last
+            // small sends posted just before the close). The queue pair stays up, with the copies' memory and the
+            // advertisements' buffers, until every write posted before the close completed.
+            qp.recvCq().onPush(null);
+            qp.sendCq().onPush(null);
+            attention.release();
+            Linger.addUntilWritten(qp, WorkOpcode.WRITE_WITH_IMM, writing, copyMemory::deregister,
+                    messageMemory::deregister);
+            return;
+        }
         letGo(true);
         copyMemory.deregister();
     }

@@ -385,6 +385,48 @@ class SendEndpointTest {
     }
 
     @Test
+    void smallSendsReportedDoneStillArriveWhenTheSendEndClosesBeforeTheyLeft() throws Exception {
+        connect();
+        int sends = Advertisement.MAX_ENTRIES;
+        MemorySegment dst = arena.allocate(8L * sends, 64);
+        MemorySegment src = RailsWire.filled(arena, 8L * sends, SEED);
+        MemoryRegion dstMem = recv.register(dst);
+        MemoryRegion srcMem = send.register(src);
+        MemorySegment[] bufs = new MemorySegment[sends];
+        MemoryRegion[] mems = new MemoryRegion[sends];
+        for (int k = 0; k < sends; k++) {
+            bufs[k] = dst.asSlice(8L * k, 8);
+            mems[k] = dstMem;
+        }
+        IrecvRequest r = recv.irecv(bufs, new int[sends], mems);
+        IsendRequest first = sendWhenMatched(src.asSlice(0, 8), 0, srcMem);
+        assertThat(first).isNotNull();
+        List<IsendRequest> sent = new ArrayList<>(List.of(first));
+        for (int i = 1; i < sends; i++) {
+            // Nothing moves between these posts and the close: every write is still on its way.
+            sent.add(send.isend(src.asSlice(8L * i, 8), 0, srcMem));
+        }
+        for (IsendRequest s : sent) {
+            assertThat(s.test(null)).as("reported done as posted").isTrue();
+        }
+        // The host closes as soon as its sends are done, as NCCL does; its peer still waits for the bytes.
+        int lingering = Linger.count();
+        send.close();
+        assertThat(wire.sendQp.state()).as("the sending end stays up for the writes it reported done")
+                .isEqualTo(QpState.READY);
+        long[] sizes = new long[sends];
+        assertThat(testUntilDone(r, sizes)).as("every small send arrived after its end closed").isTrue();
+        assertThat(sizes).containsOnly(8L);
+        assertThat(dst.mismatch(src)).isEqualTo(-1);
+        for (int i = 0; i < 6_000 && wire.sendQp.state() != QpState.CLOSED; i++) {
+            wire.step();
+            Thread.sleep(10);
+        }
+        assertThat(wire.sendQp.state()).as("closed once its writes completed").isEqualTo(QpState.CLOSED);
+        assertThat(Linger.count()).isLessThanOrEqualTo(lingering);
+    }
+
+    @Test
     void aReceiverThatClosesWithEverythingReceivedLingersUntilTheSenderCloses() throws Exception {
         connect();
         MemorySegment buf = arena.allocate(8);
