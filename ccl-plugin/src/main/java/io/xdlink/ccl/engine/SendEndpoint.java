@@ -24,7 +24,8 @@ import java.util.ArrayDeque;
  * and the write goes from the copy, which is kept until the write's completion. Those writes are acknowledged
  * lazily ({@link QueuePair#postWriteWithImmLazily}): nothing waits for their acknowledgement but the copy's memory.
  * When all {@link #COPIES} copies are in flight, a send waits for its write's completion as larger ones do. A write
- * reported done that then fails fails the connection.
+ * reported done that then fails fails the connection; an end closed while such writes are on their way keeps its
+ * queue pair up until they complete ({@link Linger}), since the host closes trusting they arrive.
  *
  * <p>Every public method takes this end's lock; progress happens inside the calls and, where
  * {@code ccl_drain_on_progress} allows, also where a completion is produced, so a send is finished and an
