@@ -1126,6 +1126,11 @@ static nb_spread_t nb_spread(double *ratio, int n) {
     return q;
 }
 
+/* Gb/s of count messages of size bytes moved in seconds. */
+static double nb_gbps(long count, size_t size, double seconds) {
+    return (double)count * (double)size * 8.0 / (seconds * 1e9);
+}
+
 /*
  * count messages of size bytes, through the plugin and through the plain socket, in blocks taken in turns
  * (NB_BLOCKS, or one per message when there are fewer), so that a spell of noise from the machine's neighbours
@@ -1167,7 +1172,7 @@ static int nb_bandwidths(nb_t *b, unsigned char *ring, size_t size, void *ring_m
             took[way] = now() - t0;
             seconds[way] += took[way];
         }
-        ratio[k] = b->plugin_only ? (double)n * (double)size * 8.0 / (took[0] * 1e9) : took[1] / took[0];
+        ratio[k] = b->plugin_only ? nb_gbps(n, size, took[0]) : took[1] / took[0];
     }
     return blocks;
 }
@@ -1479,7 +1484,7 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
                        isend_null, count);
             }
             if (ok && rank == 0 && shown && b.plugin_only) {
-                double gbps = (double)count * (double)size * 8.0 / (seconds[0] * 1e9), first = block_ratio[0],
+                double gbps = nb_gbps(count, size, seconds[0]), first = block_ratio[0],
                        last = block_ratio[blocks - 1];
                 nb_spread_t q = nb_spread(block_ratio, blocks);
                 printf("netbench: round %d size %zu x %ld: %s %.2f Gb/s (no socket blocks)\n", round, size, count,
@@ -1490,7 +1495,7 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
             } else if (ok && rank == 0 && shown) {
                 double gbps[2];
                 for (int way = 0; way < 2; way++) {
-                    gbps[way] = (double)count * (double)size * 8.0 / (seconds[way] * 1e9);
+                    gbps[way] = nb_gbps(count, size, seconds[way]);
                 }
                 printf("netbench: round %d size %zu x %ld: %s %.2f Gb/s, socket %.2f Gb/s, ratio %.2f\n", round,
                        size, count, b.name, gbps[0], gbps[1], gbps[0] / gbps[1]);

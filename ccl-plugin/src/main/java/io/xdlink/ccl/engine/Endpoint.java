@@ -75,13 +75,21 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
      * buffers go: for an end that closes, or one that could not be built (whose queue pair its maker closes).
      */
     final void letGo(boolean closeQueuePair) {
-        qp.recvCq().onPush(null);
-        qp.sendCq().onPush(null);
+        stopAnnouncing();
         if (closeQueuePair) {
             qp.close();
         }
-        attention.release();
         messageMemory.deregister();
+    }
+
+    /**
+     * Stops announcing completions and hands the attention back: for an end that closes, whether its queue pair
+     * closes now ({@link #letGo}) or lingers ({@link Linger}).
+     */
+    final void stopAnnouncing() {
+        qp.recvCq().onPush(null);
+        qp.sendCq().onPush(null);
+        attention.release();
     }
 
     /** The plugin device this end belongs to. */

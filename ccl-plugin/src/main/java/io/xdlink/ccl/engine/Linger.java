@@ -18,10 +18,11 @@ import java.util.concurrent.TimeUnit;
  * may still wait for the acknowledgement of the last write; closing at once would fail those sends. Queue pairs of
  * send comms that closed while writes they had reported done (small sends, done as posted) were still on their way
  * linger too, until those writes completed: closing at once would flush them, and the peer's receives of them would
- * fail with the connection. The queue pairs
- * kept here announce nothing and their memory is deregistered, so nothing can land anywhere; their completions are
- * discarded, and each is closed as soon as it reports itself failed or closed, when the network closes, or when
- * {@link #closeAll} is called.
+ * fail with the connection. The queue pairs kept here announce nothing and their completions are discarded. A
+ * receive comm's buffers are its host's, deregistered by then, so nothing can land anywhere; a send comm's copies
+ * stay registered until its queue pair closes, since its writes go from them. Each is closed as soon as
+ * it reports itself failed or closed (or, for a send comm, its writes completed), when the network closes, or when
+ * {@link #closeAll} is called; what it held is released after it.
  */
 final class Linger {
     /** How often lingering queue pairs are looked at; a cleanup cadence, not a timeout. */

@@ -131,8 +131,7 @@ public final class RecvEndpoint extends Endpoint implements RecvComm {
         failAll("the receive comm was closed");
         if (quiet) {
             // Everything was received; the sender may still wait for the acknowledgement of the last write.
-            qp.recvCq().onPush(null);
-            attention.release();
+            stopAnnouncing();
             Linger.add(qp, messageMemory::deregister);
         } else {
             letGo(true);

@@ -211,9 +211,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
             // with "the connection closed" (a run between two threads over the loopback fabric did so, its last
             // small sends posted just before the close). The queue pair stays up, with the copies' memory and the
             // advertisements' buffers, until every write posted before the close completed.
-            qp.recvCq().onPush(null);
-            qp.sendCq().onPush(null);
-            attention.release();
+            stopAnnouncing();
             Linger.addUntilWritten(qp, WorkOpcode.WRITE_WITH_IMM, writing, copyMemory::deregister,
                     messageMemory::deregister);
             return;
