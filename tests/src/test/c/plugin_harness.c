@@ -13,7 +13,9 @@
  *                  between two processes beside a plain socket, after a warm-up in passes of an eighth of the bytes
  *                  until both processes' JIT compilers are quiet (at most N passes, 8 by default); its first pass
  *                  prints as round 0, the cold figures. --plugin-only leaves the socket's blocks out: the plugin's
- *                  own rates per block, for a profile of it alone or two plugins compared in turns
+ *                  own rates per block, for a profile of it alone or two plugins compared in turns.
+ *                  [--socket-cc NAME] gives the plain socket a congestion control (TCP_CONGESTION): cubic by
+ *                  default, as xdlink's rails take (tcp_congestion); "" leaves the host's default
  *
  * The plugin comes from NCCL_NET_PLUGIN (default libnccl-net.so), as NCCL finds it. Every check prints one line;
  * the last line is "harness: N passed, M failed" and the exit status is 0 only when nothing failed. Every wait for
@@ -941,6 +943,16 @@ static void nb_write_text(const char *path, const char *text) {
     }
 }
 
+/* --socket-cc: the plain socket's congestion control, "" for the host's default. */
+static const char *nb_socket_cc = "cubic";
+
+/* Gives socket s nb_socket_cc; a name the kernel refuses leaves the host's default, which the table's header shows. */
+static void nb_congestion(int s) {
+    if (nb_socket_cc[0] != '\0') {
+        (void)setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, nb_socket_cc, (socklen_t)strlen(nb_socket_cc));
+    }
+}
+
 /* Rank 0 listens on an ephemeral port it writes to FILE.port; rank 1 reads it and connects to peer_ip. */
 static int nb_socket(int rank, const char *file, const char *peer_ip) {
     char path[512];
@@ -963,6 +975,7 @@ static int nb_socket(int rank, const char *file, const char *peer_ip) {
         close(l);
         if (s >= 0) {
             setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            nb_congestion(s);
         }
         return s;
     }
@@ -1002,6 +1015,7 @@ static int nb_socket(int rank, const char *file, const char *peer_ip) {
         return -1;
     }
     setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    nb_congestion(s);
     return s;
 }
 
@@ -1443,6 +1457,13 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
         check(0, "netbench: plain socket and plugin comms connected (socket %d)", b.sock);
         return;
     }
+    char cc[16] = "";
+    socklen_t cclen = sizeof cc - 1;
+    if (rank == 0 && getsockopt(b.sock, IPPROTO_TCP, TCP_CONGESTION, cc, &cclen) == 0) {
+        cc[cclen < sizeof cc ? cclen : sizeof cc - 1] = '\0';
+        printf("netbench: the plain socket's congestion control: %s (--socket-cc %s)\n", cc,
+               nb_socket_cc[0] != '\0' ? nb_socket_cc : "\"\", the host's default");
+    }
     size_t largest = 8;
     for (int i = 0; i < nsizes; i++) {
         largest = sizes[i] > largest ? sizes[i] : largest;
@@ -1794,6 +1815,13 @@ int main(int argc, char **argv) {
             warmup_passes = 0;
         } else if (strcmp(argv[i], "--plugin-only") == 0) {
             plugin_only = 1;
+        } else if (strcmp(argv[i], "--socket-cc") == 0 && i + 1 < argc) {
+            nb_socket_cc = argv[++i];
+            if (strlen(nb_socket_cc) > 15) {
+                fprintf(stderr, "--socket-cc takes a congestion control's name of at most 15 characters, got '%s'\n",
+                        nb_socket_cc);
+                return 2;
+            }
         } else if (strcmp(argv[i], "--warmup-passes") == 0 && i + 1 < argc) {
             if (parse_count(argv[++i], 1, 1000, &n) != 0) {
                 fprintf(stderr, "--warmup-passes takes a whole number from 1 to 1000 (--no-warmup for none), got "

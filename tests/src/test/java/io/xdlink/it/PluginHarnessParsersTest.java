@@ -38,7 +38,9 @@ class PluginHarnessParsersTest {
             "--bytes|-1|--bytes takes a whole number from 1 to 2^40, got '-1'",
             "--iterations|10k|--iterations takes a whole number from 1 to 10000000, got '10k'",
             "--rounds|0|--rounds takes a whole number from 1 to 1000, got '0'",
-            "--warmup-passes|99999999999999999999|--warmup-passes takes a whole number from 1 to 1000"})
+            "--warmup-passes|99999999999999999999|--warmup-passes takes a whole number from 1 to 1000",
+            "--socket-cc|a-name-far-too-long|--socket-cc takes a congestion control's name of at most 15 characters, "
+                    + "got 'a-name-far-too-long'"})
     void aBadNetbenchOptionIsRefusedByName(String option, String value, String message) throws Exception {
         NativeHarness.Run run = NativeHarness.run(Map.of(), 60, "netbench", "--rank", "0", option, value);
         assertThat(run.output()).contains(message).doesNotContain("Loaded net plugin");

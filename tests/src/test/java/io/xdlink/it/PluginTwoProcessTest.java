@@ -123,6 +123,9 @@ class PluginTwoProcessTest {
         // figures; two passes at most were asked for.
         assertThat(logs.a()).as(logs.both())
                 .contains("netbench: the plugin's table ncclNetPlugin_v12 names it xdlink\n")
+                // The plain socket takes the rails' congestion control; a kernel without cubic leaves its default.
+                .containsPattern("netbench: the plain socket's congestion control: [a-z0-9_]+ "
+                        + "\\(--socket-cc cubic\\)\n")
                 .contains("netbench: round 0 size 65536 x 8: xdlink ")
                 .containsPattern("netbench: round 0 was the warm-up's first pass \\(cold\\); the warm-up ran [12] pass")
                 .contains("netbench: round 1 size 65536 x 64: xdlink ")

@@ -157,7 +157,9 @@ final class BenchClient extends BenchSide {
     }
 
     static String baselinePath(String host, BenchSettings s) {
+        String cc = RawBaseline.congestionControl(s);
         return "plain TCP socket to " + host + (s.baselinePolls() ? ", both ends polling" : "")
+                + (cc.isEmpty() ? ", the host's congestion control" : ", congestion control " + cc + " as the rails'")
                 + ", same sizes and iterations"
                 + (s.inTurns() ? ", in " + s.turns() + " turns with xdlink's" : "");
     }

@@ -1,5 +1,8 @@
 package io.xdlink.cli.bench;
 
+import io.xdlink.rails.tcp.CongestionControl;
+import io.xdlink.rails.tcp.TcpParams;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,11 +28,31 @@ import java.nio.channels.ClosedChannelException;
  * for the wake-up of the thread it woke, two to four times what a polling one takes, which would flatter xdlink's
  * latency. The server still waits for each run's header in a blocking call, so that between runs, while xdlink's
  * share of a run in turns goes on, it takes no processor from it.
+ *
+ * <p>Both ends' sockets use the congestion control the rails use ({@code tcp_congestion}, cubic unless set), so a
+ * host whose default is another (bbr) sets neither side apart: the ratio is xdlink's software against a socket's.
  */
 final class RawBaseline {
     private static final int HEADER = 16;
 
     private RawBaseline() {
+    }
+
+    /** The congestion control of the rails, which the baseline's sockets take too; empty for the host's default. */
+    static String congestionControl(BenchSettings s) {
+        return BenchParams.load(s.params()).get(TcpParams.CONGESTION_CONTROL).strip();
+    }
+
+    /**
+     * Gives {@code ch} the rails' congestion control. Where it cannot be set the rails could not take it either, and
+     * both keep the host's default; the warning says so.
+     */
+    private static void likeTheRails(SocketChannel ch, BenchSettings s) {
+        String name = congestionControl(s);
+        if (!name.isEmpty()) {
+            CongestionControl.set(ch, name).ifPresent(why -> System.err.println(
+                    "xdlink: warning: raw baseline: kept the host's congestion control: " + why));
+        }
     }
 
     /** Where the server listens for the baseline: the rendezvous port + 1. */
@@ -117,6 +140,7 @@ final class RawBaseline {
                 dog = new Watchdog(ch, s.timeout());
                 ch.socket().connect(new InetSocketAddress(host, port), timeoutMillis(s.timeout()));
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                likeTheRails(ch, s);
                 ch.configureBlocking(!s.baselinePolls());
                 return new Client(s, ch, dog);
             } catch (IOException e) {
@@ -286,6 +310,7 @@ final class RawBaseline {
                 SocketChannel ch = ss.socket().accept().getChannel();
                 try {
                     ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    likeTheRails(ch, s);
                 } catch (IOException e) {
                     ch.close();
                     throw e;

@@ -142,8 +142,8 @@ class BenchLoopbackTest {
     void inTurnsBothRowsCountEveryIterationAndTheBaselineSaysHowItRan() {
         CliRun lat = CliRun.main("bench", "write_lat", "--loopback", "-n", "61", "--baseline", "raw", "--turns", "4");
         assertThat(lat.exit()).as(lat.err()).isZero();
-        assertThat(lat.out()).contains(" Baseline        : plain TCP socket to 127.0.0.1, same sizes and iterations, "
-                + "in 4 turns with xdlink's").containsPattern(" 2 +xdlink/raw latency: \\d+\\.\\d\\d");
+        assertThat(lat.out()).contains(" Baseline        : plain TCP socket to 127.0.0.1, congestion control cubic as the "
+                + "rails', same sizes and iterations, in 4 turns with xdlink's").containsPattern(" 2 +xdlink/raw latency: \\d+\\.\\d\\d");
         assertThat(table(lat.out()).stream().filter(l -> LAT_ROW.matcher(l).matches()))
                 .hasSize(2).allSatisfy(l -> assertThat(l).startsWith(" 2       61 "));
 
@@ -166,8 +166,8 @@ class BenchLoopbackTest {
         CliRun lat = CliRun.main("bench", "write_lat", "--loopback", "-n", "200", "--baseline", "poll", "--turns",
                 "2", "--json", "-");
         assertThat(lat.exit()).as(lat.err()).isZero();
-        assertThat(lat.err()).contains(" Baseline        : plain TCP socket to 127.0.0.1, both ends polling, same "
-                + "sizes and iterations, in 2 turns with xdlink's").containsPattern(" 2 +xdlink/raw latency: ");
+        assertThat(lat.err()).contains(" Baseline        : plain TCP socket to 127.0.0.1, both ends polling, congestion "
+                + "control cubic as the rails', same sizes and iterations, in 2 turns with xdlink's").containsPattern(" 2 +xdlink/raw latency: ");
         List<BenchReport> runs = BenchReport.allFromJson("stdout", lat.out());
         assertThat(runs).hasSize(2);
         assertThat(runs.get(1).label()).isEqualTo("polling TCP baseline");

@@ -26,7 +26,8 @@ public final class RailConnector {
      *
      * @param local  the local interface address to leave from (port 0), or null to let routing choose
      * @param device the interface to tie the socket to ({@link InterfaceBinding}), or null to let routing choose
-     * @param unbound told why, when the tie to {@code device} fails (the rail then follows the routing table)
+     * @param notes  told what set-up could not do: a tie to {@code device} that failed (the rail then follows the
+     *               routing table), a congestion control that could not be set ({@link #configureConnected})
      * @param remote the peer's rail listener
      * @param hello  who connects, whom it expects, which rail
      * @param info   what the rail will report about itself
@@ -40,7 +41,7 @@ public final class RailConnector {
     }
 
     /** As {@link #connect(InetSocketAddress, InetSocketAddress, RailHello, RailInfo, TcpSettings, IoLoop)}. */
-    public static TcpRailTransport connect(InetSocketAddress local, String device, Consumer<String> unbound,
+    public static TcpRailTransport connect(InetSocketAddress local, String device, Consumer<String> notes,
                                            InetSocketAddress remote, RailHello hello, RailInfo info,
                                            TcpSettings settings, IoLoop watcher) throws IOException {
         long deadline = System.nanoTime() + settings.connectTimeout().toNanos();
@@ -53,7 +54,7 @@ public final class RailConnector {
                 if (device != null) {
                     // Before the connect, so the handshake leaves by the cable too: a tied listener at the far
                     // end takes only what arrives on its own interface.
-                    InterfaceBinding.bind(ch, device).ifPresent(why -> unbound.accept(
+                    InterfaceBinding.bind(ch, device).ifPresent(why -> notes.accept(
                             name + ": not tied to " + device + ": " + why));
                 }
             }
@@ -63,6 +64,7 @@ public final class RailConnector {
                 await(selector, key, SelectionKey.OP_CONNECT, deadline, name, "connecting");
                 ch.finishConnect();
             }
+            configureConnected(ch, settings, name, notes);
             RecordWriter writer = new RecordWriter(settings.railBuffer());
             writer.append(hello.encode());
             while (writer.pending() > 0) {
@@ -105,6 +107,18 @@ public final class RailConnector {
         }
         if (settings.socketReceiveBuffer() > 0) {
             ch.setOption(StandardSocketOptions.SO_RCVBUF, settings.socketReceiveBuffer());
+        }
+    }
+
+    /**
+     * What a rail's socket can take only once it has its addresses: the congestion control ({@link
+     * CongestionControl}), set before the rail's first frame. One that cannot be set is told to {@code notes}, and
+     * the rail keeps the host's default.
+     */
+    static void configureConnected(SocketChannel ch, TcpSettings settings, String name, Consumer<String> notes) {
+        if (!settings.congestionControl().isEmpty()) {
+            CongestionControl.set(ch, settings.congestionControl()).ifPresent(why -> notes.accept(
+                    name + ": kept the host's congestion control: " + why));
         }
     }
 

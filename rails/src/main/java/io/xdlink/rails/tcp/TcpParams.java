@@ -111,6 +111,18 @@ public final class TcpParams implements ParamProvider {
             .description("the payloads of a WRITE's frames that continue a transfer are read from the socket straight into the registered memory they belong in; off: read into the rail's buffer and copied from there")
             .build();
 
+    /*
+     * cubic by default: a rail is a cable of its own, and the host's default may be a pacing algorithm. On a machine
+     * whose default was bbr, the two-host lab's rails (and its plain sockets) lost segments' order on their veth
+     * cable and recovered by retransmission: 523 recoveries and 10,270 segments sent again in 4 s of a 64 KiB stream
+     * between two plugin processes, against none with cubic (`nstat` in each namespace). See docs/benchmarks.md.
+     */
+    public static final ParamSpec<String> CONGESTION_CONTROL = ParamSpec.builder("tcp_congestion",
+                    new ParamType.Str(CongestionControl.NAME_BYTES - 1))
+            .defaultValue("cubic")
+            .description("TCP congestion control of rail sockets (Linux's TCP_CONGESTION), whatever the host's default; a name from net.ipv4.tcp_available_congestion_control, or empty for the host's default. Where it cannot be set, the rail keeps the host's default and the host's events say why")
+            .build();
+
     public static final ParamSpec<String> HOST_ROOT = ParamSpec.builder("host_root", new ParamType.Str(4096))
             .defaultValue("/")
             .description("file-system root the real host's fabric reads sys/bus/thunderbolt under (a test points it at a fake tree)")
@@ -119,7 +131,7 @@ public final class TcpParams implements ParamProvider {
     private static final List<ParamSpec<?>> SPECS = List.of(CONTROL_PORT, RAIL_PORT, PEER_ADDRESSES, ADDRESS_FILE, RAIL_INTERFACES,
             CONNECT_TIMEOUT, KEEPALIVE_INTERVAL, KEEPALIVE_TIMEOUT, RECONNECT_INTERVAL, SOCKET_SEND_BUFFER,
             SOCKET_RECEIVE_BUFFER, RAIL_BUFFER, PAYLOAD_BY_REFERENCE,
-            READ_INTO_PLACE, HOST_ROOT);
+            READ_INTO_PLACE, CONGESTION_CONTROL, HOST_ROOT);
 
     @Override
     public String module() {

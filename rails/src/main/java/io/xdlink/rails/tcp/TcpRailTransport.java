@@ -114,6 +114,11 @@ public final class TcpRailTransport implements RailTransport {
         return new RecordReader(name, settings.railBuffer(), 1, FrameLayout.MAX_STREAM_FRAME_BYTES, RUN_LIMITS);
     }
 
+    /** The rail's socket, for tests that look at what set-up gave it. */
+    SocketChannel channel() {
+        return channel;
+    }
+
     @Override
     public RailInfo info() {
         return info;

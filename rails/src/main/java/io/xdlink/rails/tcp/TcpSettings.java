@@ -19,10 +19,12 @@ import io.xdlink.params.ParamException;
  * @param reconnectInterval   pause between attempts to reach a peer again
  * @param payloadByReference  data frames' payloads go to the socket from their registered memory, not a copy
  * @param readIntoPlace       a WRITE's payloads are read from the socket straight into the registered memory
+ * @param congestionControl   TCP congestion control of rail sockets ({@link CongestionControl}), empty for the
+ *                            host's default
  */
 public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int railBuffer, Duration connectTimeout,
                           Duration keepaliveInterval, Duration keepaliveTimeout, Duration reconnectInterval,
-                          boolean payloadByReference, boolean readIntoPlace) {
+                          boolean payloadByReference, boolean readIntoPlace, String congestionControl) {
 
     /**
      * Smallest batch buffer: what a receiving rail's reader needs ({@link TcpRailTransport#newReader}), the largest
@@ -30,6 +32,14 @@ public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int rai
      */
     public static final int MIN_RAIL_BUFFER = RecordReader.leastCapacity(FrameLayout.MAX_STREAM_FRAME_BYTES,
             TcpRailTransport.RUN_LIMITS);
+
+    /** As the canonical constructor, with the default congestion control. */
+    public TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int railBuffer, Duration connectTimeout,
+                       Duration keepaliveInterval, Duration keepaliveTimeout, Duration reconnectInterval,
+                       boolean payloadByReference, boolean readIntoPlace) {
+        this(socketSendBuffer, socketReceiveBuffer, railBuffer, connectTimeout, keepaliveInterval, keepaliveTimeout,
+                reconnectInterval, payloadByReference, readIntoPlace, TcpParams.CONGESTION_CONTROL.defaultValue());
+    }
 
     /** As the canonical constructor, payloads by reference (the default). */
     public TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int railBuffer, Duration connectTimeout,
@@ -53,6 +63,9 @@ public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int rai
         }
         if (!connectTimeout.isPositive() || !keepaliveInterval.isPositive() || !reconnectInterval.isPositive()) {
             throw new IllegalArgumentException("timeouts and intervals must be positive");
+        }
+        if (congestionControl == null) {
+            throw new IllegalArgumentException("congestionControl must not be null (empty: the host's default)");
         }
     }
 
@@ -84,18 +97,25 @@ public record TcpSettings(int socketSendBuffer, int socketReceiveBuffer, int rai
                 Duration.ofMillis(params.get(TcpParams.CONNECT_TIMEOUT)),
                 Duration.ofMillis(interval), Duration.ofMillis(timeout),
                 Duration.ofMillis(params.get(TcpParams.RECONNECT_INTERVAL)),
-                params.get(TcpParams.PAYLOAD_BY_REFERENCE), params.get(TcpParams.READ_INTO_PLACE));
+                params.get(TcpParams.PAYLOAD_BY_REFERENCE), params.get(TcpParams.READ_INTO_PLACE),
+                params.get(TcpParams.CONGESTION_CONTROL).strip());
     }
 
     /** These settings with other keepalive timing (tests that want a dead peer found fast). */
     public TcpSettings withKeepalive(Duration interval, Duration timeout) {
         return new TcpSettings(socketSendBuffer, socketReceiveBuffer, railBuffer, connectTimeout, interval, timeout,
-                reconnectInterval, payloadByReference, readIntoPlace);
+                reconnectInterval, payloadByReference, readIntoPlace, congestionControl);
     }
 
     /** These settings with another connect timeout (what is left of a deadline). */
     public TcpSettings withConnectTimeout(Duration timeout) {
         return new TcpSettings(socketSendBuffer, socketReceiveBuffer, railBuffer, timeout, keepaliveInterval,
-                keepaliveTimeout, reconnectInterval, payloadByReference, readIntoPlace);
+                keepaliveTimeout, reconnectInterval, payloadByReference, readIntoPlace, congestionControl);
+    }
+
+    /** These settings with another congestion control for rail sockets (empty: the host's default). */
+    public TcpSettings withCongestionControl(String name) {
+        return new TcpSettings(socketSendBuffer, socketReceiveBuffer, railBuffer, connectTimeout, keepaliveInterval,
+                keepaliveTimeout, reconnectInterval, payloadByReference, readIntoPlace, name);
     }
 }

@@ -110,18 +110,18 @@ class InterfaceBindingTest {
             a.set(JAVA_SHORT, 0, (short) 2);
             a.set(JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN), 2, (short) 18520);
             a.asSlice(4, 4).copyFrom(MemorySegment.ofArray(new byte[] {(byte) 169, (byte) 254, 1, 2}));
-            assertThat(InterfaceBinding.parse(a, 16)).isEqualTo(new InetSocketAddress("169.254.1.2", 18520));
-            assertThat(InterfaceBinding.parse(a, 7)).isNull();
-            assertThat(InterfaceBinding.parse(a, 1)).isNull();
+            assertThat(SocketCalls.parse(a, 16)).isEqualTo(new InetSocketAddress("169.254.1.2", 18520));
+            assertThat(SocketCalls.parse(a, 7)).isNull();
+            assertThat(SocketCalls.parse(a, 1)).isNull();
             a.set(JAVA_SHORT, 0, (short) 10);
             a.asSlice(8, 16).fill((byte) 0);
             a.set(JAVA_BYTE, 8, (byte) 0xfe);
             a.set(JAVA_BYTE, 9, (byte) 0x80);
             a.set(JAVA_BYTE, 23, (byte) 1);
-            assertThat(InterfaceBinding.parse(a, 28)).isEqualTo(new InetSocketAddress("fe80::1", 18520));
-            assertThat(InterfaceBinding.parse(a, 23)).isNull();
+            assertThat(SocketCalls.parse(a, 28)).isEqualTo(new InetSocketAddress("fe80::1", 18520));
+            assertThat(SocketCalls.parse(a, 23)).isNull();
             a.set(JAVA_SHORT, 0, (short) 1); // AF_UNIX
-            assertThat(InterfaceBinding.parse(a, 110)).isNull();
+            assertThat(SocketCalls.parse(a, 110)).isNull();
         }
     }
 }

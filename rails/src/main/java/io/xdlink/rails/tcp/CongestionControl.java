@@ -1,0 +1,66 @@
+package io.xdlink.rails.tcp;
+
+import java.io.IOException;
+import java.nio.channels.NetworkChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * Chooses the congestion control of a rail's socket (Linux's {@code TCP_CONGESTION}) instead of taking the host's
+ * default. A rail is a cable between two hosts, not a path through a network: the only queues on it are the two
+ * hosts' own. A host whose default is a pacing algorithm such as {@code bbr} holds each socket to the rate its model
+ * estimates, and between two network namespaces joined by a veth cable its paced segments, sent from the pacing
+ * timer on whichever processor it fires, reached the receiver out of order and set off recoveries by retransmission
+ * ({@code tcp_congestion} in {@link TcpParams} gives the figures). Java has no socket option for it, so it is set
+ * through {@code setsockopt} ({@link SocketCalls}). Where the name is not built into the kernel or not in
+ * {@code net.ipv4.tcp_allowed_congestion_control} for an unprivileged process, {@link #set} says why and the socket
+ * keeps the host's default.
+ */
+public final class CongestionControl {
+    private static final int IPPROTO_TCP = 6;
+    private static final int TCP_CONGESTION = 13;
+    /** {@code TCP_CA_NAME_MAX}: a name and its terminating zero. */
+    static final int NAME_BYTES = 16;
+
+    private CongestionControl() {
+    }
+
+    /**
+     * Sets {@code channel}'s congestion control to {@code name}; the channel must be bound to a local address.
+     *
+     * @return empty when set, else why not (the socket then keeps what it had)
+     */
+    public static Optional<String> set(NetworkChannel channel, String name) {
+        byte[] b = name.getBytes(StandardCharsets.US_ASCII);
+        if (b.length == 0 || b.length >= NAME_BYTES || !name.chars().allMatch(c -> c > ' ' && c < 0x7F)) {
+            return Optional.of("congestion control '" + name + "' is not a name of 1.." + (NAME_BYTES - 1)
+                    + " printable characters");
+        }
+        try {
+            int errno = SocketCalls.set(channel, IPPROTO_TCP, TCP_CONGESTION, b, b.length);
+            return errno == 0 ? Optional.empty()
+                    : Optional.of("setsockopt(TCP_CONGESTION, " + name + ") failed: " + describe(errno));
+        } catch (IOException e) {
+            return Optional.of("congestion control " + name + " not set: " + e.getMessage());
+        }
+    }
+
+    /** The congestion control of {@code channel}; empty where it cannot be read. */
+    public static Optional<String> of(NetworkChannel channel) {
+        return SocketCalls.get(channel, IPPROTO_TCP, TCP_CONGESTION, NAME_BYTES)
+                .map(SocketCalls::cString).filter(s -> !s.isEmpty());
+    }
+
+    /** An error setsockopt gives for this option, by number and what it means here. */
+    static String describe(int errno) {
+        String meaning = switch (errno) {
+            case 1 -> "EPERM: not in net.ipv4.tcp_allowed_congestion_control, which an unprivileged process may choose"
+                    + " from";
+            case 2 -> "ENOENT: the kernel has no such congestion control (see"
+                    + " net.ipv4.tcp_available_congestion_control)";
+            case 92 -> "ENOPROTOOPT: not a TCP socket, or a kernel without the option";
+            default -> null;
+        };
+        return "errno " + errno + (meaning == null ? "" : " (" + meaning + ")");
+    }
+}
