@@ -946,7 +946,11 @@ static void nb_write_text(const char *path, const char *text) {
 /* --socket-cc: the plain socket's congestion control, "" for the host's default. */
 static const char *nb_socket_cc = "cubic";
 
-/* Gives socket s nb_socket_cc; a name the kernel refuses leaves the host's default, which the table's header shows. */
+/*
+ * Gives socket s nb_socket_cc before its connection begins, as xdlink's rails take theirs: a socket that began with a
+ * pacing algorithm keeps pacing after a switch. A name the kernel refuses leaves the host's default, which the
+ * table's header shows.
+ */
 static void nb_congestion(int s) {
     if (nb_socket_cc[0] != '\0') {
         (void)setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, nb_socket_cc, (socklen_t)strlen(nb_socket_cc));
@@ -963,6 +967,10 @@ static int nb_socket(int rank, const char *file, const char *peer_ip) {
         int l = socket(AF_INET6, SOCK_STREAM, 0), zero = 0;
         struct sockaddr_in6 a = {.sin6_family = AF_INET6, .sin6_addr = in6addr_any, .sin6_port = 0};
         socklen_t len = sizeof a;
+        /* The congestion control on the listener, which the accepted socket takes from its first segment. */
+        if (l >= 0) {
+            nb_congestion(l);
+        }
         if (l < 0 || setsockopt(l, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero) != 0
             || bind(l, (struct sockaddr *)&a, sizeof a) != 0 || listen(l, 1) != 0
             || getsockname(l, (struct sockaddr *)&a, &len) != 0) {
@@ -975,7 +983,6 @@ static int nb_socket(int rank, const char *file, const char *peer_ip) {
         close(l);
         if (s >= 0) {
             setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-            nb_congestion(s);
         }
         return s;
     }
@@ -1004,6 +1011,9 @@ static int nb_socket(int rank, const char *file, const char *peer_ip) {
     int s = -1;
     for (int tries = 0; tries < 100 && s < 0; tries++) {
         s = socket(ai->ai_family, SOCK_STREAM, 0);
+        if (s >= 0) {
+            nb_congestion(s);
+        }
         if (s >= 0 && connect(s, ai->ai_addr, ai->ai_addrlen) != 0) {
             close(s);
             s = -1;
@@ -1015,7 +1025,6 @@ static int nb_socket(int rank, const char *file, const char *peer_ip) {
         return -1;
     }
     setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    nb_congestion(s);
     return s;
 }
 

@@ -109,7 +109,7 @@ final class BenchServer extends BenchSide {
         // In turns the socket's shares come between xdlink's with no word at the rendezvous: a thread of their own
         // answers them as they come, so this side's engine and responder run undisturbed by the turns.
         try (RawBaseline.Server inTurns = s.inTurns() ? dev.away(() -> RawBaseline.Server.accept(
-                rawStep(rv, bindAddress), s)) : null) {
+                rawStep(rv, bindAddress, s), s)) : null) {
             if (inTurns != null) {
                 inTurns.startServing(s.sizes().size() * s.turns());
             }
@@ -133,7 +133,7 @@ final class BenchServer extends BenchSide {
             List<BenchResult> raw = new ArrayList<>();
             dev.away(() -> {
                 if (!s.inTurns()) {
-                    RawBaseline.server(rawStep(rv, bindAddress), s);
+                    RawBaseline.server(rawStep(rv, bindAddress, s), s);
                 }
                 for (int i = 0; i < s.sizes().size(); i++) {
                     raw.add(BenchResult.parse(BenchRecord.parse(rv.serve(t -> "OK"), "RESULT"), s.unit()));
@@ -152,8 +152,8 @@ final class BenchServer extends BenchSide {
      * The baseline's step at the rendezvous: listens for its connection, then tells the client where, in answer to
      * its "SYNC raw".
      */
-    private static ServerSocketChannel rawStep(Rendezvous rv, String bindAddress) {
-        ServerSocketChannel ss = RawBaseline.listen(bindAddress, RawBaseline.port(rv.localPort()));
+    private static ServerSocketChannel rawStep(Rendezvous rv, String bindAddress, BenchSettings s) {
+        ServerSocketChannel ss = RawBaseline.listen(bindAddress, RawBaseline.port(rv.localPort()), s);
         try {
             rv.serve(t -> {
                 if (t.startsWith("ERROR")) {

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.NetworkChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
@@ -44,10 +45,11 @@ final class RawBaseline {
     }
 
     /**
-     * Gives {@code ch} the rails' congestion control. Where it cannot be set the rails could not take it either, and
-     * both keep the host's default; the warning says so.
+     * Gives {@code ch} the rails' congestion control, before its connection begins as the rails' sockets take it (a
+     * connecting socket once bound, a listener for the sockets it accepts). Where it cannot be set the rails could not
+     * take it either, and both keep the host's default; the warning says so.
      */
-    private static void likeTheRails(SocketChannel ch, BenchSettings s) {
+    private static void likeTheRails(NetworkChannel ch, BenchSettings s) {
         String name = congestionControl(s);
         if (!name.isEmpty()) {
             CongestionControl.set(ch, name).ifPresent(why -> System.err.println(
@@ -60,15 +62,23 @@ final class RawBaseline {
         return rendezvousPort == 65535 ? 65534 : rendezvousPort + 1;
     }
 
-    /** Opens the server's listening socket before the barrier, so the client never races it. */
+    /** As {@link #listen(String, int, BenchSettings)}, with the host's congestion control. */
     static ServerSocketChannel listen(String bindAddress, int port) {
+        return listen(bindAddress, port, null);
+    }
+
+    /**
+     * Opens the server's listening socket before the barrier, so the client never races it; the connection it accepts
+     * takes the rails' congestion control from it ({@link #likeTheRails}), or the host's where {@code s} is null.
+     */
+    static ServerSocketChannel listen(String bindAddress, int port, BenchSettings s) {
         try {
-            return bind(bindAddress, port);
+            return bind(bindAddress, port, s);
         } catch (BindException taken) {
             // Something else holds the rendezvous port + 1 (on one host, any socket's ephemeral port may): take a
             // free one instead; the client learns it from the server's RAW record.
             try {
-                return bind(bindAddress, 0);
+                return bind(bindAddress, 0, s);
             } catch (IOException e) {
                 throw new BenchException("cannot listen for the raw baseline: " + e.getMessage());
             }
@@ -77,11 +87,14 @@ final class RawBaseline {
         }
     }
 
-    private static ServerSocketChannel bind(String bindAddress, int port) throws IOException {
+    private static ServerSocketChannel bind(String bindAddress, int port, BenchSettings s) throws IOException {
         ServerSocketChannel ss = ServerSocketChannel.open();
         try {
             ss.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             ss.bind(bindAddress == null ? new InetSocketAddress(port) : new InetSocketAddress(bindAddress, port), 1);
+            if (s != null) {
+                likeTheRails(ss, s);
+            }
             return ss;
         } catch (IOException e) {
             ss.close();
@@ -138,9 +151,10 @@ final class RawBaseline {
             try {
                 ch = SocketChannel.open();
                 dog = new Watchdog(ch, s.timeout());
+                ch.bind(null);
+                likeTheRails(ch, s);
                 ch.socket().connect(new InetSocketAddress(host, port), timeoutMillis(s.timeout()));
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                likeTheRails(ch, s);
                 ch.configureBlocking(!s.baselinePolls());
                 return new Client(s, ch, dog);
             } catch (IOException e) {
@@ -310,7 +324,6 @@ final class RawBaseline {
                 SocketChannel ch = ss.socket().accept().getChannel();
                 try {
                     ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                    likeTheRails(ch, s);
                 } catch (IOException e) {
                     ch.close();
                     throw e;

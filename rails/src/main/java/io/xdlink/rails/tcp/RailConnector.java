@@ -27,7 +27,7 @@ public final class RailConnector {
      * @param local  the local interface address to leave from (port 0), or null to let routing choose
      * @param device the interface to tie the socket to ({@link InterfaceBinding}), or null to let routing choose
      * @param notes  told what set-up could not do: a tie to {@code device} that failed (the rail then follows the
-     *               routing table), a congestion control that could not be set ({@link #configureConnected})
+     *               routing table), a congestion control that could not be set ({@link CongestionControl})
      * @param remote the peer's rail listener
      * @param hello  who connects, whom it expects, which rail
      * @param info   what the rail will report about itself
@@ -49,8 +49,14 @@ public final class RailConnector {
         SocketChannel ch = SocketChannel.open();
         try (Selector selector = Selector.open()) {
             configure(ch, settings);
+            // Bound before the connect (to any address and a free port when no local one is given), so that the
+            // congestion control is set before the connection begins.
+            ch.bind(local);
+            if (!settings.congestionControl().isEmpty()) {
+                CongestionControl.set(ch, settings.congestionControl()).ifPresent(why -> notes.accept(
+                        name + ": kept the host's congestion control: " + why));
+            }
             if (local != null) {
-                ch.bind(local);
                 if (device != null) {
                     // Before the connect, so the handshake leaves by the cable too: a tied listener at the far
                     // end takes only what arrives on its own interface.
@@ -64,7 +70,6 @@ public final class RailConnector {
                 await(selector, key, SelectionKey.OP_CONNECT, deadline, name, "connecting");
                 ch.finishConnect();
             }
-            configureConnected(ch, settings, name, notes);
             RecordWriter writer = new RecordWriter(settings.railBuffer());
             writer.append(hello.encode());
             while (writer.pending() > 0) {
@@ -107,18 +112,6 @@ public final class RailConnector {
         }
         if (settings.socketReceiveBuffer() > 0) {
             ch.setOption(StandardSocketOptions.SO_RCVBUF, settings.socketReceiveBuffer());
-        }
-    }
-
-    /**
-     * What a rail's socket can take only once it has its addresses: the congestion control ({@link
-     * CongestionControl}), set before the rail's first frame. One that cannot be set is told to {@code notes}, and
-     * the rail keeps the host's default.
-     */
-    static void configureConnected(SocketChannel ch, TcpSettings settings, String name, Consumer<String> notes) {
-        if (!settings.congestionControl().isEmpty()) {
-            CongestionControl.set(ch, settings.congestionControl()).ifPresent(why -> notes.accept(
-                    name + ": kept the host's congestion control: " + why));
         }
     }
 

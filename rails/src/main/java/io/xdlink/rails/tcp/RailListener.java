@@ -32,13 +32,14 @@ public final class RailListener {
 
     /**
      * Listens for rails on {@code local}, tied to interface {@code device} (the link's) so that every rail accepted
-     * answers by that cable ({@link InterfaceBinding}); a tie that fails, and a congestion control that cannot be set
-     * on a rail accepted ({@link RailConnector#configureConnected}), are told to {@code notes}.
+     * answers by that cable ({@link InterfaceBinding}), and every rail accepted takes the settings' congestion
+     * control from the listener ({@link CongestionControl}); a tie or a congestion control that cannot be set is told
+     * to {@code notes}.
      */
     public static TcpListener open(IoLoop loop, InetSocketAddress local, String device, Consumer<String> notes,
                                    UUID localDomain, TcpSettings settings, RailAcceptor acceptor) throws IOException {
-        return TcpListener.open(loop, local, device, settings.socketReceiveBuffer(), notes,
-                ch -> new Pending(loop, ch, localDomain, settings, acceptor, notes).start());
+        return TcpListener.open(loop, local, device, settings.socketReceiveBuffer(), settings.congestionControl(),
+                notes, ch -> new Pending(loop, ch, localDomain, settings, acceptor).start());
     }
 
     /** One accepted connection until its hello is answered. */
@@ -48,27 +49,24 @@ public final class RailListener {
         private final UUID localDomain;
         private final TcpSettings settings;
         private final RailAcceptor acceptor;
-        private final Consumer<String> notes;
         private final String name;
         private final RecordReader reader;
         private SelectionKey key;
         private Scheduler.Timer deadline;
 
-        Pending(IoLoop loop, SocketChannel channel, UUID localDomain, TcpSettings settings, RailAcceptor acceptor,
-                Consumer<String> notes) throws IOException {
+        Pending(IoLoop loop, SocketChannel channel, UUID localDomain, TcpSettings settings, RailAcceptor acceptor)
+                throws IOException {
             this.loop = loop;
             this.channel = channel;
             this.localDomain = localDomain;
             this.settings = settings;
             this.acceptor = acceptor;
-            this.notes = notes;
             this.name = "rail from " + channel.getRemoteAddress();
             this.reader = TcpRailTransport.newReader(name, settings);
         }
 
         void start() throws IOException {
             RailConnector.configure(channel, settings);
-            RailConnector.configureConnected(channel, settings, name, notes);
             channel.configureBlocking(false);
             key = loop.register(channel, SelectionKey.OP_READ, this);
             deadline = loop.schedule(settings.connectTimeout().toNanos(), () -> failed(

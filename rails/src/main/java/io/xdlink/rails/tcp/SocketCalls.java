@@ -217,8 +217,15 @@ final class SocketCalls {
         return null;
     }
 
-    /** The address's bytes, an IPv4-mapped IPv6 address as its IPv4 four (a dual-stack socket reports those). */
+    /**
+     * The address's bytes, an IPv4-mapped IPv6 address as its IPv4 four (a dual-stack socket reports those), and
+     * either family's wildcard as none (a socket bound to no address in particular: Java may name it 0.0.0.0 where
+     * the kernel says ::).
+     */
     private static byte[] plain(InetAddress a) {
+        if (a.isAnyLocalAddress()) {
+            return new byte[0];
+        }
         byte[] b = a.getAddress();
         if (a instanceof Inet6Address && b.length == 16) {
             boolean mapped = b[10] == (byte) 0xFF && b[11] == (byte) 0xFF;

@@ -37,16 +37,18 @@ public final class TcpListener implements AutoCloseable {
      */
     static TcpListener open(IoLoop loop, InetSocketAddress local, int receiveBuffer, Accepted handler)
             throws IOException {
-        return open(loop, local, null, receiveBuffer, why -> { }, handler);
+        return open(loop, local, null, receiveBuffer, "", why -> { }, handler);
     }
 
     /**
      * As {@link #open(IoLoop, InetSocketAddress, int, Accepted)}, tied to interface {@code device} when not null
      * ({@link InterfaceBinding}): accepted sockets inherit the tie, so their answers leave by the cable their peer
-     * came in on. A tie that fails is told to {@code unbound}, and the listener goes on untied.
+     * came in on. A tie that fails is told to {@code notes}, and the listener goes on untied. Accepted sockets
+     * inherit the listener's {@code congestion} control too ({@link CongestionControl}; empty: the host's default),
+     * from their first segment; one that cannot be set is told to {@code notes}.
      */
     static TcpListener open(IoLoop loop, InetSocketAddress local, String device, int receiveBuffer,
-                            Consumer<String> unbound, Accepted handler) throws IOException {
+                            String congestion, Consumer<String> notes, Accepted handler) throws IOException {
         ServerSocketChannel server = ServerSocketChannel.open();
         try {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -55,8 +57,12 @@ public final class TcpListener implements AutoCloseable {
             }
             server.bind(local, 64);
             if (device != null) {
-                InterfaceBinding.bind(server, device).ifPresent(why -> unbound.accept(
+                InterfaceBinding.bind(server, device).ifPresent(why -> notes.accept(
                         "listener " + local + " not tied to " + device + ": " + why));
+            }
+            if (!congestion.isEmpty()) {
+                CongestionControl.set(server, congestion).ifPresent(why -> notes.accept(
+                        "listener " + local + ": rails it accepts keep the host's congestion control: " + why));
             }
             server.configureBlocking(false);
             TcpListener l = new TcpListener(loop, server);
