@@ -9,7 +9,8 @@
 # (./mvnw -pl ccl-plugin -am package -DskipTests).
 #
 #   netbench-lab.sh [--tag T] [--lab DIR/two-hosts.sh] [--cables N] [--addr p2p|s24|ll|v6] [-- netbench options:
-#                   --bytes N --iterations N --rounds N --sizes S,... --plugin-only]
+#                   --bytes N --iterations N --rounds N --sizes S,... --plugin-only --socket-cc NAME]
+# The plain socket takes the rails' congestion control (cubic; --socket-cc '' leaves the host's default).
 # --addr numbers the cables as two-hosts.sh does; with p2p (the default) rank 1 names rank 0's session address
 # (tcp_peer_address), otherwise the hosts find each other by themselves, as users' hosts do.
 #   XDLINK_PARAMS_EXTRA='ccl_idle_spins=100' netbench-lab.sh      adds plugin parameters on both hosts

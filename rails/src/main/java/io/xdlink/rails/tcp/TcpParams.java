@@ -115,12 +115,13 @@ public final class TcpParams implements ParamProvider {
      * cubic by default: a rail is a cable of its own, and the host's default may be a pacing algorithm. On a machine
      * whose default was bbr, the two-host lab's rails (and its plain sockets) lost segments' order on their veth
      * cable and recovered by retransmission: 523 recoveries and 10,270 segments sent again in 4 s of a 64 KiB stream
-     * between two plugin processes, against none with cubic (`nstat` in each namespace). See docs/benchmarks.md.
+     * between two plugin processes, against none with cubic (`nstat` in each namespace), and 1 MiB moved 15-16 Gb/s
+     * against 39-47. See docs/benchmarks.md, "The rails' congestion control".
      */
     public static final ParamSpec<String> CONGESTION_CONTROL = ParamSpec.builder("tcp_congestion",
                     new ParamType.Str(CongestionControl.NAME_BYTES - 1))
             .defaultValue("cubic")
-            .description("TCP congestion control of rail sockets (Linux's TCP_CONGESTION), whatever the host's default; a name from net.ipv4.tcp_available_congestion_control, or empty for the host's default. Where it cannot be set, the rail keeps the host's default and the host's events say why")
+            .description("TCP congestion control of rail sockets (Linux's TCP_CONGESTION), whatever the host's default; a name from net.ipv4.tcp_available_congestion_control, or empty for the host's default. Where it cannot be set, the rail keeps the host's default and a note among the host fabric's recent events says why")
             .build();
 
     public static final ParamSpec<String> HOST_ROOT = ParamSpec.builder("host_root", new ParamType.Str(4096))
