@@ -8,6 +8,8 @@ import io.xdlink.rails.Fabric;
 import io.xdlink.rails.Fabrics;
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.verbs.Device;
+import io.xdlink.rails.tcp.CongestionControl;
+import io.xdlink.rails.tcp.TcpParams;
 
 import java.io.IOException;
 import java.util.Optional;
@@ -50,6 +52,10 @@ public final class CclNets {
             throw CclException.system(e.getMessage(), e);
         }
         log.info("NET/xdlink : using the " + opened.provider() + " fabric");
+        if ("host".equals(opened.provider())) {
+            CongestionControl.unusable(params.get(TcpParams.CONGESTION_CONTROL).strip())
+                    .ifPresent(w -> log.warn("NET/xdlink : " + w));
+        }
         Fabric fabric = opened.fabric();
         RailsDevices rails;
         try {

@@ -4,6 +4,7 @@ import io.xdlink.rails.Fabric;
 import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.verbs.ConnectHandle;
 import io.xdlink.rails.verbs.HandleFormatException;
+import io.xdlink.rails.tcp.CongestionControl;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -158,8 +159,9 @@ final class BenchClient extends BenchSide {
 
     static String baselinePath(String host, BenchSettings s) {
         String cc = RawBaseline.congestionControl(s);
+        boolean hosts = cc.isEmpty() || CongestionControl.unusable(cc).isPresent();
         return "plain TCP socket to " + host + (s.baselinePolls() ? ", both ends polling" : "")
-                + (cc.isEmpty() ? ", the host's congestion control" : ", congestion control " + cc + " as the rails'")
+                + (hosts ? ", the host's congestion control" : ", congestion control " + cc) + " as the rails'"
                 + ", same sizes and iterations"
                 + (s.inTurns() ? ", in " + s.turns() + " turns with xdlink's" : "");
     }

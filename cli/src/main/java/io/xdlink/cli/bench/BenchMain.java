@@ -6,6 +6,8 @@ import io.xdlink.rails.Fabrics;
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.host.PortTakenException;
+import io.xdlink.rails.tcp.CongestionControl;
+import io.xdlink.rails.tcp.TcpParams;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -39,6 +41,11 @@ final class BenchMain {
         // With --json -, standard output carries the JSON alone; the table goes to standard error.
         PrintWriter table = Output.isStdout(s.json()) ? err : out;
         params.warnings().forEach(w -> err.println("xdlink: warning: " + w));
+        if (!s.loopback() || s.baselineRaw()) {
+            // Rails over TCP, or a baseline socket, would quietly keep the host's default.
+            CongestionControl.unusable(params.get(TcpParams.CONGESTION_CONTROL).strip())
+                    .ifPresent(w -> err.println("xdlink: warning: " + w));
+        }
         err.flush();
         Fabric opened = open(params, s.loopback());
         RailsSettings rails;

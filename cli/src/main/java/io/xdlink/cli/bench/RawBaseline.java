@@ -47,13 +47,13 @@ final class RawBaseline {
     /**
      * Gives {@code ch} the rails' congestion control, before its connection begins as the rails' sockets take it (a
      * connecting socket once bound, a listener for the sockets it accepts). Where it cannot be set the rails could not
-     * take it either, and both keep the host's default; the warning says so.
+     * take it either, and both keep the host's default: the run's warnings say so as it starts
+     * ({@link CongestionControl#unusable}), and the baseline's line names the host's.
      */
     private static void likeTheRails(NetworkChannel ch, BenchSettings s) {
         String name = congestionControl(s);
         if (!name.isEmpty()) {
-            CongestionControl.set(ch, name).ifPresent(why -> System.err.println(
-                    "xdlink: warning: raw baseline: kept the host's congestion control: " + why));
+            CongestionControl.set(ch, name);
         }
     }
 

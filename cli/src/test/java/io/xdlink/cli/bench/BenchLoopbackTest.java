@@ -195,6 +195,22 @@ class BenchLoopbackTest {
     }
 
     @Test
+    void theBaselineTakesTheRailsCongestionControlOrTheHostsWhenTheRailsCannot() {
+        CliRun host = CliRun.main("bench", "write_bw", "--loopback", "-n", "20", "--baseline", "raw",
+                "-P", "tcp_congestion=", NO_WARM_UP);
+        assertThat(host.exit()).as(host.err()).isZero();
+        assertThat(host.out()).contains(" Baseline        : plain TCP socket to 127.0.0.1, the host's congestion "
+                + "control as the rails', same sizes and iterations");
+        CliRun misspelt = CliRun.main("bench", "write_bw", "--loopback", "-n", "20", "--baseline", "raw",
+                "-P", "tcp_congestion=cubci", NO_WARM_UP);
+        assertThat(misspelt.exit()).as(misspelt.err()).isZero();
+        assertThat(misspelt.out()).contains(" Baseline        : plain TCP socket to 127.0.0.1, the host's congestion "
+                + "control as the rails', same sizes and iterations");
+        assertThat(misspelt.err()).contains("xdlink: warning: tcp_congestion=cubci: setsockopt(TCP_CONGESTION, "
+                + "cubci) failed: errno 2 (ENOENT").contains("; rails keep the host's default congestion control");
+    }
+
+    @Test
     void aRailThatDoesNotExistIsRefusedAtOnceWithTheRailsThatDo() {
         CliRun r = CliRun.main("bench", "write_bw", "--loopback", "--rail", "thunderbolt9", "--rail", "port0",
                 "--timeout", "600");

@@ -1,9 +1,14 @@
 package io.xdlink.rails.tcp;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.channels.NetworkChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Chooses the congestion control of a rail's socket (Linux's {@code TCP_CONGESTION}) instead of taking the host's
@@ -26,8 +31,32 @@ public final class CongestionControl {
     private static final int TCP_CONGESTION = 13;
     /** {@code TCP_CA_NAME_MAX}: a name and its terminating zero. */
     static final int NAME_BYTES = 16;
+    private static final Map<String, Optional<String>> TRIED = new ConcurrentHashMap<>();
 
     private CongestionControl() {
+    }
+
+    /**
+     * A warning for a host whose rails cannot take {@code name} (the {@code tcp_congestion} parameter), found by
+     * setting it on a socket of this process's own, once per name; empty when they can, or when {@code name} is empty
+     * (the host's default). A rail that cannot take it still opens, on the host's default, so a misspelt name would
+     * otherwise pass unseen: the command line and the plugin print this once as they open a real host's fabric.
+     */
+    public static Optional<String> unusable(String name) {
+        if (name.isEmpty()) {
+            return Optional.empty();
+        }
+        return TRIED.computeIfAbsent(name, n -> tryOn(n).map(why -> TcpParams.CONGESTION_CONTROL.name() + "=" + n
+                + ": " + why + "; rails keep the host's default congestion control"));
+    }
+
+    private static Optional<String> tryOn(String name) {
+        try (SocketChannel ch = SocketChannel.open()) {
+            ch.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return set(ch, name);
+        } catch (IOException e) {
+            return Optional.of("cannot be tried: " + e.getMessage());
+        }
     }
 
     /**

@@ -121,7 +121,7 @@ public final class TcpParams implements ParamProvider {
     public static final ParamSpec<String> CONGESTION_CONTROL = ParamSpec.builder("tcp_congestion",
                     new ParamType.Str(CongestionControl.NAME_BYTES - 1))
             .defaultValue("cubic")
-            .description("TCP congestion control of rail sockets (Linux's TCP_CONGESTION), whatever the host's default; a name from net.ipv4.tcp_available_congestion_control, or empty for the host's default. Where it cannot be set, the rail keeps the host's default and a note among the host fabric's recent events says why")
+            .description("TCP congestion control of rail sockets (Linux's TCP_CONGESTION), whatever the host's default; a name from net.ipv4.tcp_available_congestion_control, or empty for the host's default. Where it cannot be set, rails keep the host's default, and xdlink bench and the plugin warn as they open a real host's fabric")
             .build();
 
     public static final ParamSpec<String> HOST_ROOT = ParamSpec.builder("host_root", new ParamType.Str(4096))

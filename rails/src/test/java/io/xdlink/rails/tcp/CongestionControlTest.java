@@ -132,4 +132,16 @@ class CongestionControlTest {
                             .contains(": rails it accepts keep the host's congestion control: "));
         }
     }
+
+    @Test
+    void aNameRailsCannotTakeIsWarnedOfOnceAsTheFabricOpensAndUsableOnesAreNot() throws IOException {
+        hostDefault();
+        assertThat(CongestionControl.unusable(RENO)).isEmpty();
+        assertThat(CongestionControl.unusable("")).isEmpty();
+        assertThat(CongestionControl.unusable("cubci")).hasValueSatisfying(w -> assertThat(w)
+                .startsWith("tcp_congestion=cubci: setsockopt(TCP_CONGESTION, cubci) failed: errno 2 (ENOENT")
+                .endsWith("; rails keep the host's default congestion control"));
+        assertThat(CongestionControl.unusable("cu bic")).hasValueSatisfying(w -> assertThat(w)
+                .contains("is not a name of 1..15 printable characters"));
+    }
 }
