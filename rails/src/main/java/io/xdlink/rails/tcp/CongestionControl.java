@@ -22,9 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * connection begins: on a connecting socket once it is bound, on a listener for the sockets it accepts. A socket
  * switched once connected keeps what its first algorithm began: switched from bbr to cubic, rails went on pacing and
  * moved 1 MiB messages at 6.4 Gb/s, against 49 with cubic from the start. Where the name is not built into the
- * kernel or not in
- * {@code net.ipv4.tcp_allowed_congestion_control} for an unprivileged process, {@link #set} says why and the socket
- * keeps the host's default.
+ * kernel or not in {@code net.ipv4.tcp_allowed_congestion_control} for an unprivileged process, {@link #set} says
+ * why and the socket keeps the host's default.
  */
 public final class CongestionControl {
     private static final int IPPROTO_TCP = 6;

@@ -21,6 +21,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.Optional;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -45,6 +46,11 @@ final class SocketCalls {
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Optional<Natives> NATIVES = Natives.lookUp();
+    /**
+     * The last descriptor found, so that a socket given two options in a row (a rail tied to its interface and given
+     * its congestion control) is looked for among the process's descriptors once.
+     */
+    private static volatile Found last;
 
     private SocketCalls() {
     }
@@ -72,7 +78,7 @@ final class SocketCalls {
 
         private static MethodHandle handle(Linker linker, String symbol, FunctionDescriptor d, Linker.Option... o) {
             return linker.downcallHandle(linker.defaultLookup().find(symbol).orElseThrow(
-                    () -> new UnsupportedOperationException("the C library has no " + symbol)), d, o);
+                    () -> new IllegalStateException("the C library has no " + symbol)), d, o);
         }
     }
 
@@ -142,6 +148,10 @@ final class SocketCalls {
         return NATIVES.orElseThrow(() -> new IOException("this platform gives no setsockopt through native access"));
     }
 
+    /** A channel's descriptor, found while the channel had these addresses. */
+    private record Found(NetworkChannel channel, InetSocketAddress local, InetSocketAddress remote, int fd) {
+    }
+
     /**
      * The descriptor of {@code channel}: the open descriptor whose local address is the channel's and whose peer is
      * the channel's remote address, or none (a listener, or a socket not connected yet). Two sockets never share
@@ -153,6 +163,18 @@ final class SocketCalls {
         }
         InetSocketAddress remote = channel instanceof SocketChannel sc && sc.isConnected()
                 ? (InetSocketAddress) sc.getRemoteAddress() : null;
+        Found f = last;
+        if (f != null && f.channel() == channel && channel.isOpen() && f.local().equals(local)
+                && Objects.equals(f.remote(), remote)) {
+            return f.fd();
+        }
+        int fd = scan(local, remote, arena);
+        last = new Found(channel, local, remote, fd);
+        return fd;
+    }
+
+    /** The open descriptor bound to {@code local} and connected to {@code remote}, or to none when it is null. */
+    private static int scan(InetSocketAddress local, InetSocketAddress remote, Arena arena) throws IOException {
         MemorySegment address = arena.allocate(SOCKADDR_BYTES);
         MemorySegment length = arena.allocate(JAVA_INT);
         Natives n = natives();
