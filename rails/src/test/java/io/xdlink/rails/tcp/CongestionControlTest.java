@@ -144,4 +144,14 @@ class CongestionControlTest {
         assertThat(CongestionControl.unusable("cu bic")).hasValueSatisfying(w -> assertThat(w)
                 .contains("is not a name of 1..15 printable characters"));
     }
+
+    @Test
+    void optionBytesReadBackStopAtTheirFirstZeroWhateverTheyHold() {
+        assertThat(SocketCalls.cString(new byte[0])).isEmpty();
+        assertThat(SocketCalls.cString(new byte[] {0, 'x'})).isEmpty();
+        // No terminator within the buffer: all of it, as a truncated answer would be.
+        assertThat(SocketCalls.cString("cubic".getBytes(java.nio.charset.StandardCharsets.US_ASCII)))
+                .isEqualTo("cubic");
+        assertThat(SocketCalls.cString(new byte[] {'b', 'b', 'r', 0, 'j', 'u', 'n', 'k'})).isEqualTo("bbr");
+    }
 }
