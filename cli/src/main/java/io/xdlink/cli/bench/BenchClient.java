@@ -20,8 +20,10 @@ import java.util.function.Supplier;
 final class BenchClient extends BenchSide {
     private final BenchSettings s;
 
-    BenchClient(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out, PrintWriter err) {
-        super(fabric, rails, out, err);
+    /** @param congestion the rails' congestion control ({@code tcp_congestion}), empty for the host's default */
+    BenchClient(BenchSettings s, Fabric fabric, RailsSettings rails, String congestion, PrintWriter out,
+                PrintWriter err) {
+        super(fabric, rails, congestion, out, err);
         this.s = s;
     }
 
@@ -72,7 +74,7 @@ final class BenchClient extends BenchSide {
         boolean first = true;
         HostLoad.Window load = HostLoad.open(HostLoad.PROC);
         try (RawBaseline.Client inTurns = s.inTurns()
-                ? dev.away(() -> RawBaseline.Client.connect(s, host, RawBaseline.askPort(rv))) : null) {
+                ? dev.away(() -> RawBaseline.Client.connect(s, host, RawBaseline.askPort(rv), congestion)) : null) {
             for (long size : s.sizes()) {
                 dev.away(() -> rv.barrier("size " + size));
                 // Before each size, as perftest's -a warms up (see WarmUpPlateau.Pace for what a later size's costs).
@@ -106,13 +108,13 @@ final class BenchClient extends BenchSide {
         if (s.baselineRaw()) {
             dev.away(() -> {
                 if (!s.inTurns()) {
-                    raw.addAll(RawBaseline.client(s, host, RawBaseline.askPort(rv)));
+                    raw.addAll(RawBaseline.client(s, host, RawBaseline.askPort(rv), congestion));
                 }
                 for (BenchResult row : raw) {
                     BenchRecord.parse(rv.exchange(row.toRecord().format()), "OK");
                 }
             });
-            o.baseline(baselinePath(host, s), rows, raw);
+            o.baseline(baselinePath(host, s, congestion), rows, raw);
         }
         Optional<HostLoad> hostLoad = load.close();
         o.host(hostLoad, err);
@@ -157,11 +159,10 @@ final class BenchClient extends BenchSide {
         return BenchSettings.mismatches("client", s.sizes(), s.iterations(), theirSizes, theirIters);
     }
 
-    static String baselinePath(String host, BenchSettings s) {
-        String cc = RawBaseline.congestionControl(s);
-        boolean hosts = cc.isEmpty() || CongestionControl.unusable(cc).isPresent();
+    static String baselinePath(String host, BenchSettings s, String congestion) {
+        boolean hosts = congestion.isEmpty() || CongestionControl.unusable(congestion).isPresent();
         return "plain TCP socket to " + host + (s.baselinePolls() ? ", both ends polling" : "")
-                + (hosts ? ", the host's congestion control" : ", congestion control " + cc) + " as the rails'"
+                + (hosts ? ", the host's congestion control" : ", congestion control " + congestion) + " as the rails'"
                 + ", same sizes and iterations"
                 + (s.inTurns() ? ", in " + s.turns() + " turns with xdlink's" : "");
     }

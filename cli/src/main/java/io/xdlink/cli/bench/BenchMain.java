@@ -41,10 +41,10 @@ final class BenchMain {
         // With --json -, standard output carries the JSON alone; the table goes to standard error.
         PrintWriter table = Output.isStdout(s.json()) ? err : out;
         params.warnings().forEach(w -> err.println("xdlink: warning: " + w));
+        String congestion = congestion(params);
         if (!s.loopback() || s.baselineRaw()) {
             // Rails over TCP, or a baseline socket, would quietly keep the host's default.
-            CongestionControl.unusable(params.get(TcpParams.CONGESTION_CONTROL).strip())
-                    .ifPresent(w -> err.println("xdlink: warning: " + w));
+            CongestionControl.unusable(congestion).ifPresent(w -> err.println("xdlink: warning: " + w));
         }
         err.flush();
         Fabric opened = open(params, s.loopback());
@@ -60,11 +60,13 @@ final class BenchMain {
                 RailFilter.requireKnown(s.loopback() ? peersOf(opened, s.timeout()) : opened.peers(), s.rails());
             }
             if (s.loopback()) {
-                loopback(s, s, new PrintWriter(Writer.nullWriter()), fabric, rails, table, err, out, compare);
+                loopback(s, s, new PrintWriter(Writer.nullWriter()), fabric, rails, congestion, table, err, out,
+                        compare);
             } else if (s.isServer()) {
-                server(s, fabric, rails, table, out, err, compare);
+                server(s, fabric, rails, congestion, table, out, err, compare);
             } else {
-                BenchClient.Outcome o = new BenchClient(s, fabric, rails, table, err).run(s.server(), s.port());
+                BenchClient.Outcome o = new BenchClient(s, fabric, rails, congestion, table, err)
+                        .run(s.server(), s.port());
                 results(s, o.label(), o.rows(), o.raw(), o.host(), table, out, compare);
             }
         }
@@ -80,9 +82,14 @@ final class BenchMain {
         }
     }
 
-    private static void server(BenchSettings s, Fabric fabric, RailsSettings rails, PrintWriter out,
-                               PrintWriter stdout, PrintWriter err, List<BenchReport> compare) {
-        BenchServer server = new BenchServer(s, fabric, rails, out, err);
+    /** The rails' congestion control, which the raw baseline's sockets take too; empty for the host's default. */
+    static String congestion(Params params) {
+        return params.get(TcpParams.CONGESTION_CONTROL).strip();
+    }
+
+    private static void server(BenchSettings s, Fabric fabric, RailsSettings rails, String congestion,
+                               PrintWriter out, PrintWriter stdout, PrintWriter err, List<BenchReport> compare) {
+        BenchServer server = new BenchServer(s, fabric, rails, congestion, out, err);
         BenchServer.Prepared prepared = server.prepare();
         BenchServer.Served served;
         // Said once the port is bound, so a client started on seeing it is never refused.
@@ -111,12 +118,12 @@ final class BenchMain {
      * {@code serverOut}; the client here, printing. They meet over a rendezvous on 127.0.0.1 exactly as two hosts do.
      */
     static void loopback(BenchSettings s, BenchSettings serverTemplate, PrintWriter serverOut, Fabric fabric,
-                         RailsSettings rails, PrintWriter out, PrintWriter err, PrintWriter stdout,
-                         List<BenchReport> compare) {
+                         RailsSettings rails, String congestion, PrintWriter out, PrintWriter err,
+                         PrintWriter stdout, List<BenchReport> compare) {
         UUID peer = awaitPeer(fabric, s.timeout());
         Fabric far = fabric.far(peer).orElseThrow(
                 () -> new BenchException("the fabric offers no far side for peer " + peer + "; is loopback on?"));
-        BenchServer server = new BenchServer(serverTemplate, far, rails, serverOut, err);
+        BenchServer server = new BenchServer(serverTemplate, far, rails, congestion, serverOut, err);
         BenchServer.Prepared prepared = server.prepare();
         CompletableFuture<Integer> port = new CompletableFuture<>();
         AtomicReference<RuntimeException> serverFailure = new AtomicReference<>();
@@ -139,7 +146,7 @@ final class BenchMain {
         }
         BenchClient.Outcome o;
         try {
-            o = new BenchClient(s, fabric, rails, out, err).run("127.0.0.1", p);
+            o = new BenchClient(s, fabric, rails, congestion, out, err).run("127.0.0.1", p);
         } catch (BenchException e) {
             // When the server gave up first, all the client sees is its requests flushed or its rail closed: say
             // why the server gave up, which is where the run went wrong.

@@ -34,24 +34,8 @@ final class BenchParams {
         }
     }
 
-    /**
-     * The last command line's parameters as the system's sources gave them: a run loads them as it starts, and its
-     * raw baseline asks again for the congestion control its sockets share with the rails.
-     */
-    private static volatile Loaded last;
-
-    private record Loaded(Explicit explicit, Params params) {
-    }
-
-    /** The parameters from the system's sources and {@code explicit}, loaded once for each command line. */
     static Params load(Explicit explicit) {
-        Loaded l = last;
-        if (l != null && l.explicit() == explicit) {
-            return l.params();
-        }
-        Params p = load(ParamSources.system(), explicit);
-        last = new Loaded(explicit, p);
-        return p;
+        return load(ParamSources.system(), explicit);
     }
 
     static Params load(ParamSources sources, Explicit explicit) {

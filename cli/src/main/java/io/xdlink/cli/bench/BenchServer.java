@@ -26,8 +26,10 @@ import static io.xdlink.cli.bench.RendezvousRecords.abbreviate;
 final class BenchServer extends BenchSide {
     private final BenchSettings template;
 
-    BenchServer(BenchSettings template, Fabric fabric, RailsSettings rails, PrintWriter out, PrintWriter err) {
-        super(fabric, rails, out, err);
+    /** @param congestion the rails' congestion control ({@code tcp_congestion}), empty for the host's default */
+    BenchServer(BenchSettings template, Fabric fabric, RailsSettings rails, String congestion, PrintWriter out,
+                PrintWriter err) {
+        super(fabric, rails, congestion, out, err);
         this.template = template;
     }
 
@@ -109,7 +111,7 @@ final class BenchServer extends BenchSide {
         // In turns the socket's shares come between xdlink's with no word at the rendezvous: a thread of their own
         // answers them as they come, so this side's engine and responder run undisturbed by the turns.
         try (RawBaseline.Server inTurns = s.inTurns() ? dev.away(() -> RawBaseline.Server.accept(
-                rawStep(rv, bindAddress, s), s)) : null) {
+                rawStep(rv, bindAddress, congestion), s)) : null) {
             if (inTurns != null) {
                 inTurns.startServing(s.sizes().size() * s.turns());
             }
@@ -133,13 +135,13 @@ final class BenchServer extends BenchSide {
             List<BenchResult> raw = new ArrayList<>();
             dev.away(() -> {
                 if (!s.inTurns()) {
-                    RawBaseline.server(rawStep(rv, bindAddress, s), s);
+                    RawBaseline.server(rawStep(rv, bindAddress, congestion), s);
                 }
                 for (int i = 0; i < s.sizes().size(); i++) {
                     raw.add(BenchResult.parse(BenchRecord.parse(rv.serve(t -> "OK"), "RESULT"), s.unit()));
                 }
             });
-            o.baseline(BenchClient.baselinePath(rv.peer(), s), rows, raw);
+            o.baseline(BenchClient.baselinePath(rv.peer(), s, congestion), rows, raw);
         }
         // In one process with the client (--loopback) the client reports the same host.
         Optional<HostLoad> host = template.loopback() ? Optional.empty() : load.close();
@@ -152,8 +154,8 @@ final class BenchServer extends BenchSide {
      * The baseline's step at the rendezvous: listens for its connection, then tells the client where, in answer to
      * its "SYNC raw".
      */
-    private static ServerSocketChannel rawStep(Rendezvous rv, String bindAddress, BenchSettings s) {
-        ServerSocketChannel ss = RawBaseline.listen(bindAddress, RawBaseline.port(rv.localPort()), s);
+    private static ServerSocketChannel rawStep(Rendezvous rv, String bindAddress, String congestion) {
+        ServerSocketChannel ss = RawBaseline.listen(bindAddress, RawBaseline.port(rv.localPort()), congestion);
         try {
             rv.serve(t -> {
                 if (t.startsWith("ERROR")) {

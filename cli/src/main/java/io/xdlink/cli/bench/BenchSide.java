@@ -22,12 +22,15 @@ abstract class BenchSide {
     protected final RailsSettings rails;
     protected final PrintWriter out;
     protected final PrintWriter err;
+    /** The rails' congestion control, which the raw baseline's sockets take too; empty for the host's default. */
+    protected final String congestion;
     /** The longest a side waits, once connected, for a rail on every cable to the peer before it runs on fewer. */
     static final Duration RAIL_WAIT = Duration.ofSeconds(5);
 
-    BenchSide(Fabric fabric, RailsSettings rails, PrintWriter out, PrintWriter err) {
+    BenchSide(Fabric fabric, RailsSettings rails, String congestion, PrintWriter out, PrintWriter err) {
         this.fabric = fabric;
         this.rails = rails;
+        this.congestion = congestion;
         this.out = out;
         this.err = err;
     }

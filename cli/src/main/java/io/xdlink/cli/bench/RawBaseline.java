@@ -1,7 +1,6 @@
 package io.xdlink.cli.bench;
 
 import io.xdlink.rails.tcp.CongestionControl;
-import io.xdlink.rails.tcp.TcpParams;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -39,21 +38,15 @@ final class RawBaseline {
     private RawBaseline() {
     }
 
-    /** The congestion control of the rails, which the baseline's sockets take too; empty for the host's default. */
-    static String congestionControl(BenchSettings s) {
-        return BenchParams.load(s.params()).get(TcpParams.CONGESTION_CONTROL).strip();
-    }
-
     /**
      * Gives {@code ch} the rails' congestion control, before its connection begins as the rails' sockets take it (a
      * connecting socket once bound, a listener for the sockets it accepts). Where it cannot be set the rails could not
      * take it either, and both keep the host's default: the run's warnings say so as it starts
      * ({@link CongestionControl#unusable}), and the baseline's line names the host's.
      */
-    private static void likeTheRails(NetworkChannel ch, BenchSettings s) {
-        String name = congestionControl(s);
-        if (!name.isEmpty()) {
-            CongestionControl.set(ch, name);
+    private static void likeTheRails(NetworkChannel ch, String congestion) {
+        if (!congestion.isEmpty()) {
+            CongestionControl.set(ch, congestion);
         }
     }
 
@@ -62,23 +55,23 @@ final class RawBaseline {
         return rendezvousPort == 65535 ? 65534 : rendezvousPort + 1;
     }
 
-    /** As {@link #listen(String, int, BenchSettings)}, with the host's congestion control. */
+    /** As {@link #listen(String, int, String)}, with the host's congestion control. */
     static ServerSocketChannel listen(String bindAddress, int port) {
-        return listen(bindAddress, port, null);
+        return listen(bindAddress, port, "");
     }
 
     /**
      * Opens the server's listening socket before the barrier, so the client never races it; the connection it accepts
-     * takes the rails' congestion control from it ({@link #likeTheRails}), or the host's where {@code s} is null.
+     * takes the rails' {@code congestion} control from it ({@link #likeTheRails}; empty: the host's).
      */
-    static ServerSocketChannel listen(String bindAddress, int port, BenchSettings s) {
+    static ServerSocketChannel listen(String bindAddress, int port, String congestion) {
         try {
-            return bind(bindAddress, port, s);
+            return bind(bindAddress, port, congestion);
         } catch (BindException taken) {
             // Something else holds the rendezvous port + 1 (on one host, any socket's ephemeral port may): take a
             // free one instead; the client learns it from the server's RAW record.
             try {
-                return bind(bindAddress, 0, s);
+                return bind(bindAddress, 0, congestion);
             } catch (IOException e) {
                 throw new BenchException("cannot listen for the raw baseline: " + e.getMessage());
             }
@@ -87,14 +80,12 @@ final class RawBaseline {
         }
     }
 
-    private static ServerSocketChannel bind(String bindAddress, int port, BenchSettings s) throws IOException {
+    private static ServerSocketChannel bind(String bindAddress, int port, String congestion) throws IOException {
         ServerSocketChannel ss = ServerSocketChannel.open();
         try {
             ss.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             ss.bind(bindAddress == null ? new InetSocketAddress(port) : new InetSocketAddress(bindAddress, port), 1);
-            if (s != null) {
-                likeTheRails(ss, s);
-            }
+            likeTheRails(ss, congestion);
             return ss;
         } catch (IOException e) {
             ss.close();
@@ -112,10 +103,10 @@ final class RawBaseline {
         return (int) BenchRecord.parse(rv.exchange("SYNC raw"), "RAW").getLong("port", 1, 65535);
     }
 
-    /** The client's baseline run, one row per size. */
-    static List<BenchResult> client(BenchSettings s, String host, int port) {
+    /** The client's baseline run, one row per size, its socket on the rails' {@code congestion} control. */
+    static List<BenchResult> client(BenchSettings s, String host, int port, String congestion) {
         List<BenchResult> rows = new ArrayList<>();
-        try (Client c = Client.connect(s, host, port)) {
+        try (Client c = Client.connect(s, host, port, congestion)) {
             for (long size : s.sizes()) {
                 rows.add(c.row(size));
             }
@@ -145,14 +136,15 @@ final class RawBaseline {
             this.warmedFor = s.warmUp() ? -1 : 0;
         }
 
-        static Client connect(BenchSettings s, String host, int port) {
+        /** Connects to the server's baseline, the socket on {@code congestion} control (empty: the host's). */
+        static Client connect(BenchSettings s, String host, int port, String congestion) {
             SocketChannel ch = null;
             Watchdog dog = null;
             try {
                 ch = SocketChannel.open();
                 dog = new Watchdog(ch, s.timeout());
                 ch.bind(null);
-                likeTheRails(ch, s);
+                likeTheRails(ch, congestion);
                 ch.socket().connect(new InetSocketAddress(host, port), timeoutMillis(s.timeout()));
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ch.configureBlocking(!s.baselinePolls());

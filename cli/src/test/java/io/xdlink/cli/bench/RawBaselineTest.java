@@ -1,5 +1,6 @@
 package io.xdlink.cli.bench;
 
+import io.xdlink.rails.tcp.TcpParams;
 import org.junit.jupiter.api.Test;
 
 import java.io.DataInputStream;
@@ -255,7 +256,8 @@ class RawBaselineTest {
                     return runs + "failed: " + e;
                 }
             });
-            try (RawBaseline.Client client = RawBaseline.Client.connect(s, "127.0.0.1", ss.getLocalPort())) {
+            try (RawBaseline.Client client = RawBaseline.Client.connect(s, "127.0.0.1", ss.getLocalPort(),
+                    TcpParams.CONGESTION_CONTROL.defaultValue())) {
                 for (long size : sizes) {
                     assertThat(client.row(size)).isInstanceOf(BenchResult.Bw.class);
                 }

@@ -80,8 +80,7 @@ public final class CongestionControl {
 
     /** The congestion control of {@code channel}; empty where it cannot be read. */
     public static Optional<String> of(NetworkChannel channel) {
-        return SocketCalls.get(channel, IPPROTO_TCP, TCP_CONGESTION, NAME_BYTES)
-                .map(SocketCalls::cString).filter(s -> !s.isEmpty());
+        return SocketCalls.getName(channel, IPPROTO_TCP, TCP_CONGESTION, NAME_BYTES);
     }
 
     /** An error setsockopt gives for this option, by number and what it means here. */

@@ -57,8 +57,7 @@ public final class InterfaceBinding {
 
     /** The interface {@code channel} is tied to; empty when it is tied to none or that cannot be read. */
     public static Optional<String> device(NetworkChannel channel) {
-        return SocketCalls.get(channel, SOL_SOCKET, SO_BINDTODEVICE, NAME_BYTES)
-                .map(SocketCalls::cString).filter(s -> !s.isEmpty());
+        return SocketCalls.getName(channel, SOL_SOCKET, SO_BINDTODEVICE, NAME_BYTES);
     }
 
     /**

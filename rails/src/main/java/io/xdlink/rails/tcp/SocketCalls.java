@@ -135,6 +135,14 @@ final class SocketCalls {
         }
     }
 
+    /**
+     * A name-valued option ({@code SO_BINDTODEVICE}, {@code TCP_CONGESTION}) of at most {@code capacity} bytes with
+     * its terminating zero; empty when it is not set, or cannot be read.
+     */
+    static Optional<String> getName(NetworkChannel channel, int level, int option, int capacity) {
+        return get(channel, level, option, capacity).map(SocketCalls::cString).filter(s -> !s.isEmpty());
+    }
+
     /** The bytes up to the first zero, as ASCII. */
     static String cString(byte[] b) {
         int end = 0;
