@@ -97,10 +97,31 @@ public final class CclParams implements ParamProvider {
                     + "thread pauses this long at a time instead of waiting on the rails' sockets; 0: it never does")
             .build();
 
+    /*
+     * 19 by default: each standby wakes about 900 times a second while the host streams (its pauses), and at nice 0
+     * each wake-up took a processor from a host's polling thread in the middle of its turn. Measured in one plugin-only
+     * stream between two processes in the two-host lab, the standby threads switched between nice 0, nice 19 and
+     * SCHED_IDLE every 2 s (the receiving process's bytes read per window): 64 KiB moved a median of 30.71 Gb/s at
+     * nice 19 against 29.83 at nice 0 (six windows each, 30.49-30.85 against 29.53-30.13), 1 MiB 56.6 against 53.5,
+     * 8 MiB 80.5 against 78.6, and the 8-byte round trip as many a second either way. SCHED_IDLE gave 64 KiB and
+     * 1 MiB more (31.62, 57.8) but 8 MiB 69.8: a large message needs the standby on the sockets while the host's
+     * thread is between calls, and an idle-class thread runs only when nothing else wants the processor. Measured
+     * again on the build that sets it, against the standby put back to nice 0 in the same way: 64 KiB 31.30 against
+     * 30.30 Gb/s (seven windows each), 1 MiB 58.5 against 57.7, 8 MiB 60.2 against 61.0 (ten windows each). What it
+     * costs: on a host whose processors are all taken, a standby at nice 19 waits for a running thread's turn to end
+     * or yield before it takes up what the host left when it stopped calling, where at nice 0 it would preempt.
+     */
+    public static final ParamSpec<Long> STANDBY_NICE = ParamSpec.builder("ccl_standby_nice",
+                    new ParamType.Int(0, 19, true))
+            .defaultValue(19L)
+            .description("Nice value of the thread that runs the rails engine while the host's calls are away "
+                    + "(ccl_engine=host; Linux): above 0 its wake-ups give way to the host's own threads")
+            .build();
+
     private static final long MIN_PARK_NANOS = 1_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
     private static final List<ParamSpec<?>> ALL =
-            List.of(IDLE_SPINS, IDLE_YIELDS, DRAIN_ON_PROGRESS, ENGINE, HOST_POLLS, STANDBY_PAUSE);
+            List.of(IDLE_SPINS, IDLE_YIELDS, DRAIN_ON_PROGRESS, ENGINE, HOST_POLLS, STANDBY_PAUSE, STANDBY_NICE);
 
     /**
      * The idle strategy of the plugin's device threads: a backoff with these counts, parking from 1 us to 1 ms as

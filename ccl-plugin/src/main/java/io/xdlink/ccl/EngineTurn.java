@@ -3,6 +3,7 @@ package io.xdlink.ccl;
 import io.xdlink.rails.Agent;
 import io.xdlink.rails.IdleStrategy;
 import io.xdlink.rails.agent.ThreadJoin;
+import io.xdlink.rails.agent.ThreadNice;
 
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -69,8 +70,21 @@ public final class EngineTurn implements AutoCloseable {
      *                          calls stepped the engine within that time ({@code ccl_standby_pause_us})
      */
     public EngineTurn(Agent agent, IdleStrategy idle, LongSupplier clock, boolean hostPolls, long standbyPauseNanos) {
+        this(agent, idle, clock, hostPolls, standbyPauseNanos, 0);
+    }
+
+    /**
+     * As {@link #EngineTurn(Agent, IdleStrategy, LongSupplier, boolean, long)}, with the standby thread at nice value
+     * {@code standbyNice} (0 to 19, {@code ccl_standby_nice}; where the platform cannot set it, the thread keeps the
+     * one it started with).
+     */
+    public EngineTurn(Agent agent, IdleStrategy idle, LongSupplier clock, boolean hostPolls, long standbyPauseNanos,
+                      int standbyNice) {
         if (standbyPauseNanos < 0) {
             throw new IllegalArgumentException("negative standby pause " + standbyPauseNanos);
+        }
+        if (standbyNice < 0 || standbyNice > ThreadNice.LOWEST) {
+            throw new IllegalArgumentException("standby nice value " + standbyNice + " is not 0.." + ThreadNice.LOWEST);
         }
         this.agent = agent;
         this.clock = clock;
@@ -78,7 +92,12 @@ public final class EngineTurn implements AutoCloseable {
         this.pauseNanos = hostPolls ? standbyPauseNanos : 0;
         this.hostCalledAt = clock.getAsLong() - this.pauseNanos;
         this.standby = Thread.ofPlatform().name(agent.roleName() + "-standby").daemon(true)
-                .start(() -> standBy(idle));
+                .start(() -> {
+                    if (standbyNice > 0) {
+                        ThreadNice.set(standbyNice);
+                    }
+                    standBy(idle);
+                });
     }
 
     /**

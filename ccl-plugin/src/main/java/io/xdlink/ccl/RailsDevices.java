@@ -47,7 +47,8 @@ final class RailsDevices implements Devices.Source {
             try {
                 t = new EngineTurn(d.agent(), CclParams.standbyIdle(params), d.config().clock()::nanoTime,
                         params.get(CclParams.HOST_POLLS),
-                        TimeUnit.MICROSECONDS.toNanos(params.get(CclParams.STANDBY_PAUSE)));
+                        TimeUnit.MICROSECONDS.toNanos(params.get(CclParams.STANDBY_PAUSE)),
+                        params.get(CclParams.STANDBY_NICE).intValue());
             } catch (RuntimeException | Error e) {
                 d.close();
                 throw e;

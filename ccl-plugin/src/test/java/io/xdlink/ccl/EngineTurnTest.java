@@ -2,6 +2,7 @@ package io.xdlink.ccl;
 
 import io.xdlink.rails.Agent;
 import io.xdlink.rails.IdleStrategy;
+import io.xdlink.rails.agent.ThreadNice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,6 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class EngineTurnTest {
 
@@ -115,6 +118,38 @@ class EngineTurnTest {
             Thread.sleep(1);
         }
         Thread.sleep(50);
+    }
+
+    @Test
+    @Timeout(10)
+    void theStandbyRunsAtTheNiceValueItWasGivenAndTheHostsThreadKeepsItsOwn() throws Exception {
+        Integer own = ThreadNice.current().orElse(null);
+        assumeTrue(own != null && own < 13, "no getpriority here, or this thread already runs at 13 or above");
+        CountingAgent agent = new CountingAgent();
+        AtomicReference<Integer> standbys = new AtomicReference<>();
+        CountDownLatch seen = new CountDownLatch(1);
+        agent.inside = () -> {
+            if (Thread.currentThread().getName().endsWith("-standby")) {
+                standbys.compareAndSet(null, ThreadNice.current().orElse(-100));
+                seen.countDown();
+            }
+        };
+        try (EngineTurn t = new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, false, 0, 13)) {
+            assertThat(seen.await(5, TimeUnit.SECONDS)).isTrue();
+            t.step();
+        }
+        assertThat(standbys.get()).isEqualTo(13);
+        assertThat(ThreadNice.current()).contains(own);
+    }
+
+    @Test
+    void aNiceValueOutsideZeroToNineteenIsRefusedNamingIt() {
+        CountingAgent agent = new CountingAgent();
+        assertThatThrownBy(() -> new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, false, 0, 20))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("20").hasMessageContaining("0..19");
+        assertThatThrownBy(() -> new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, false, 0, -1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+        assertThat(agent.cycles.get()).as("no standby started").isZero();
     }
 
     private static void sleepQuietly() {
