@@ -59,7 +59,8 @@ class BenchMismatchTest {
         StringWriter serverOut = new StringWriter();
         try (Fabric fabric = Fabrics.open(params).fabric()) {
             BenchMain.loopback(client, server, new PrintWriter(serverOut, true), fabric, RailsSettings.from(params),
-                    BenchMain.congestion(params), new PrintWriter(out, true), new PrintWriter(err, true), new PrintWriter(out, true), List.of());
+                    BenchMain.congestion(params), new PrintWriter(out, true), new PrintWriter(err, true),
+                    new PrintWriter(out, true), List.of());
         }
         assertThat(err.toString()).contains("xdlink: warning: this client was started with -s 4096 but the server"
                 + " with -s 8192; both run the client's sizes\n")

@@ -1,7 +1,6 @@
 package io.xdlink.rails.agent;
 
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
 
@@ -19,22 +18,16 @@ public final class ThreadNice {
     /** The lowest priority a nice value gives. */
     public static final int LOWEST = 19;
 
-    private static final Optional<MethodHandle> SET = lookUp("setpriority",
+    private static final Optional<MethodHandle> SET = LibC.find("setpriority",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
-    private static final Optional<MethodHandle> GET = lookUp("getpriority",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
 
     private ThreadNice() {
     }
 
-    private static Optional<MethodHandle> lookUp(String name, FunctionDescriptor descriptor) {
-        try {
-            Linker linker = Linker.nativeLinker();
-            return linker.defaultLookup().find(name).map(a -> linker.downcallHandle(a, descriptor));
-        } catch (RuntimeException | LinkageError e) {
-            // Not a Unix C library, or no native access: threads keep the nice value they started with.
-            return Optional.empty();
-        }
+    /** Made on the first {@link #current} only: the threads that set a value never read it back. */
+    private static final class Get {
+        static final Optional<MethodHandle> HANDLE = LibC.find("getpriority",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     }
 
     /**
@@ -54,12 +47,13 @@ public final class ThreadNice {
 
     /** The calling thread's nice value, or empty where the platform cannot say. Never throws. */
     public static Optional<Integer> current() {
-        if (GET.isEmpty()) {
+        Optional<MethodHandle> get = Get.HANDLE;
+        if (get.isEmpty()) {
             return Optional.empty();
         }
         try {
             // getpriority answers -1 for an error as well as for nice -1; set never gives a thread a negative value.
-            return Optional.of((int) GET.get().invokeExact(PRIO_PROCESS, 0));
+            return Optional.of((int) get.get().invokeExact(PRIO_PROCESS, 0));
         } catch (Throwable t) {
             return Optional.empty();
         }

@@ -1,7 +1,6 @@
 package io.xdlink.rails.agent;
 
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
 
@@ -18,20 +17,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 public final class TimerSlack {
     /** {@code prctl}'s option that sets the calling thread's timer slack, in nanoseconds. */
     private static final int PR_SET_TIMERSLACK = 29;
-    private static final Optional<MethodHandle> PRCTL = lookUp();
+    private static final Optional<MethodHandle> PRCTL = LibC.find("prctl",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
 
     private TimerSlack() {
-    }
-
-    private static Optional<MethodHandle> lookUp() {
-        try {
-            Linker linker = Linker.nativeLinker();
-            return linker.defaultLookup().find("prctl").map(a -> linker.downcallHandle(a,
-                    FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG)));
-        } catch (RuntimeException | LinkageError e) {
-            // No prctl (not Linux) or no native access: sleeps keep the default slack.
-            return Optional.empty();
-        }
     }
 
     /**
