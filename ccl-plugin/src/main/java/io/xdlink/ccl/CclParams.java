@@ -7,6 +7,7 @@ import io.xdlink.params.Params;
 import io.xdlink.rails.IdleStrategy;
 import io.xdlink.rails.RailsParams;
 import io.xdlink.rails.agent.BackoffIdleStrategy;
+import io.xdlink.rails.agent.ThreadNice;
 import io.xdlink.rails.tcp.TcpIdleStrategy;
 
 import java.util.List;
@@ -112,7 +113,7 @@ public final class CclParams implements ParamProvider {
      * or yield before it takes up what the host left when it stopped calling, where at nice 0 it would preempt.
      */
     public static final ParamSpec<Long> STANDBY_NICE = ParamSpec.builder("ccl_standby_nice",
-                    new ParamType.Int(0, 19, true))
+                    new ParamType.Int(0, ThreadNice.LOWEST, true))
             .defaultValue(19L)
             .description("Nice value of the thread that runs the rails engine while the host's calls are away "
                     + "(ccl_engine=host; Linux): above 0 its wake-ups give way to the host's own threads")
