@@ -5,6 +5,7 @@ import io.xdlink.rails.verbs.QueuePair;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * The client's half of write_bw and send_bw, as perftest's {@code run_iter_bw} runs it: every queue pair keeps up to
@@ -38,9 +39,9 @@ final class BandwidthRun {
      * {@code pace} until the rate stops climbing ({@link WarmUpPlateau}); every request completes before the measured
      * run starts.
      */
-    void warmUp(WarmUpPlateau.Pace pace) {
+    void warmUp(WarmUpPlateau.Pace pace, LongSupplier peerCompilerMillis) {
         WarmUpPlateau.run(pace, WarmUpPlateau.firstRound(WARM_UP_FIRST_MESSAGES, size), s.txDepth(),
-                this::runIterations);
+                peerCompilerMillis, this::runIterations);
     }
 
     /** Messages per queue pair in a warm-up's first round. */

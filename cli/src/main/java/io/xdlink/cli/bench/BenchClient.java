@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -72,6 +73,8 @@ final class BenchClient extends BenchSide {
         List<BenchResult> raw = new ArrayList<>();
         ProgressBar bar = s.progress() ? new ProgressBar(err, s.sizes().size()) : null;
         boolean first = true;
+        // In one process the server's compilers are this process's, which the warm-up counts anyway.
+        LongSupplier peerCompilers = s.loopback() ? WarmUpPlateau.NO_PEER : PeerCompilers.ask(rv, dev);
         HostLoad.Window load = HostLoad.open(HostLoad.PROC);
         try (RawBaseline.Client inTurns = s.inTurns()
                 ? dev.away(() -> RawBaseline.Client.connect(s, host, RawBaseline.askPort(rv), congestion)) : null) {
@@ -82,16 +85,16 @@ final class BenchClient extends BenchSide {
                         : WarmUpPlateau.Pace.AGAIN;
                 first = false;
                 if (pace != null && s.test().isBandwidth()) {
-                    new BandwidthRun(ep, s, size).warmUp(pace);
+                    new BandwidthRun(ep, s, size).warmUp(pace, peerCompilers);
                 }
                 BenchResult r;
                 if (inTurns != null) {
-                    TurnRows both = turns(ep, inTurns, size, pace);
+                    TurnRows both = turns(ep, inTurns, size, pace, peerCompilers);
                     r = both.xdlink();
                     raw.add(both.socket());
                 } else {
                     r = s.test().isBandwidth() ? new BenchResult.Bw(new BandwidthRun(ep, s, size).run())
-                            : LatencyRun.ping(ep, s, size, pace);
+                            : LatencyRun.ping(ep, s, size, pace, peerCompilers);
                 }
                 BenchRecord.parse(dev.away(() -> rv.exchange(r.toRecord().format())), "OK");
                 o.row(r);
@@ -127,12 +130,13 @@ final class BenchClient extends BenchSide {
      * many times as asked; returns xdlink's row and the socket's. The server's responder answers xdlink's shares
      * and a thread of its own the socket's, so the turns need no word at the rendezvous.
      */
-    private TurnRows turns(BenchEndpoint ep, RawBaseline.Client socket, long size, WarmUpPlateau.Pace warmUp) {
+    private TurnRows turns(BenchEndpoint ep, RawBaseline.Client socket, long size, WarmUpPlateau.Pace warmUp,
+                            LongSupplier peerCompilers) {
         BenchDevice dev = ep.bench();
         boolean latency = !s.test().isBandwidth();
         Turns.Tally ours = new Turns.Tally(size, s.iterations(), latency);
         Turns.Tally theirs = new Turns.Tally(size, s.iterations(), latency);
-        LatencyRun.InTurns pings = latency ? new LatencyRun.InTurns(ep, s, size, warmUp) : null;
+        LatencyRun.InTurns pings = latency ? new LatencyRun.InTurns(ep, s, size, warmUp, peerCompilers) : null;
         for (int k = 0; k < s.turns(); k++) {
             long n = Turns.share(s.iterations(), s.turns(), k);
             if (pings == null) {

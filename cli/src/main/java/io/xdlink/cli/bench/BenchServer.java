@@ -118,10 +118,11 @@ final class BenchServer extends BenchSide {
             for (long size : s.sizes()) {
                 dev.away(() -> rv.barrier("size " + size));
                 BenchResponder responder = BenchResponder.startFor(ep, s, size);
-                String text = responder != null ? rv.serve(t -> {
+                // The client's warm-up asks after this side's compilers between its rounds; its result ends the size.
+                String text = responder != null ? PeerCompilers.serveSize(rv, t -> {
                     responder.join();
                     return "OK";
-                }, progress) : dev.away(() -> rv.serve(t -> "OK", progress));
+                }, progress) : dev.away(() -> PeerCompilers.serveSize(rv, t -> "OK", progress));
                 BenchResult r = BenchResult.parse(BenchRecord.parse(text, "RESULT"), s.unit());
                 o.row(r);
                 rows.add(r);

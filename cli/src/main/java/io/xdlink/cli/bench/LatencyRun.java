@@ -6,6 +6,7 @@ import io.xdlink.rails.verbs.WorkOpcode;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * write_lat and send_lat as perftest runs them: a ping-pong on one queue pair. For WRITE each side writes the
@@ -27,9 +28,9 @@ final class LatencyRun {
      * 600000 round trips in. Returns the round trips it made: the measured ones continue the count, as the server
      * answers every ping until the client's result stops it.
      */
-    private static long warmUp(Pinger p, long size, WarmUpPlateau.Pace pace) {
+    private static long warmUp(Pinger p, long size, WarmUpPlateau.Pace pace, LongSupplier peerCompilerMillis) {
         long[] made = {0};
-        WarmUpPlateau.run(pace, WarmUpPlateau.firstRound(WARM_UP_FIRST_ROUNDS, size), 1, n -> {
+        WarmUpPlateau.run(pace, WarmUpPlateau.firstRound(WARM_UP_FIRST_ROUNDS, size), 1, peerCompilerMillis, n -> {
             for (long k = 0; k < n; k++) {
                 p.roundTrip(made[0]++);
             }
@@ -41,9 +42,10 @@ final class LatencyRun {
      * The client's half: a warm-up at {@code warmUp}'s pace unless it is null (none in duration mode, whose own
      * margins leave the start out), then {@code n} pings, or pings for the duration; returns the row.
      */
-    static BenchResult ping(BenchEndpoint ep, BenchSettings s, long size, WarmUpPlateau.Pace warmUp) {
+    static BenchResult ping(BenchEndpoint ep, BenchSettings s, long size, WarmUpPlateau.Pace warmUp,
+                            LongSupplier peerCompilerMillis) {
         Pinger p = new Pinger(ep, s, size);
-        long warmed = warmUp != null && !s.durationMode() ? warmUp(p, size, warmUp) : 0;
+        long warmed = warmUp != null && !s.durationMode() ? warmUp(p, size, warmUp, peerCompilerMillis) : 0;
         if (!s.durationMode()) {
             int n = Math.toIntExact(s.iterations());
             long[] stamps = new long[n];
@@ -86,9 +88,10 @@ final class LatencyRun {
         private final Pinger p;
         private long next;
 
-        InTurns(BenchEndpoint ep, BenchSettings s, long size, WarmUpPlateau.Pace warmUp) {
+        InTurns(BenchEndpoint ep, BenchSettings s, long size, WarmUpPlateau.Pace warmUp,
+                LongSupplier peerCompilerMillis) {
             p = new Pinger(ep, s, size);
-            next = warmUp != null ? warmUp(p, size, warmUp) : 0;
+            next = warmUp != null ? warmUp(p, size, warmUp, peerCompilerMillis) : 0;
         }
 
         /** {@link Turns#LEAD_IN} unmeasured round trips, then {@code n}; returns each measured one's time in ns. */

@@ -236,7 +236,8 @@ final class RawBaseline {
      */
     private static void warmUp(SocketChannel ch, Watchdog dog, ByteBuffer buf, ByteBuffer header, BenchSettings s,
                                long size, WarmUpPlateau.Pace pace) throws IOException {
-        WarmUpPlateau.run(pace, WarmUpPlateau.firstRound(BandwidthRun.WARM_UP_FIRST_MESSAGES, size), 1, n -> {
+        WarmUpPlateau.run(pace, WarmUpPlateau.firstRound(BandwidthRun.WARM_UP_FIRST_MESSAGES, size), 1,
+                WarmUpPlateau.NO_PEER, n -> {
             if (s.test().isBandwidth()) {
                 stream(ch, dog, buf, header, size, n, true);
             } else {

@@ -5,23 +5,27 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Decides when a warm-up has reached the rate the path keeps (messages of a bandwidth test, round trips of a latency
  * test), and runs one ({@link #run}): the warm-up runs in rounds of about {@link Pace#roundNanos} each and stops once
  * the median rate of the last {@link Pace#span} rounds is no more than {@link #GAIN} above the median of the ones
- * before them (fewer rounds where rounds run longer, see {@link #span}) and the compilers spent less than
- * {@link #COMPILING} of the last round, or after {@link Pace#maxNanos} whatever the rates. The first size of a run
+ * before them (fewer rounds where rounds run longer, see {@link #span}) and the compilers spent no more than
+ * {@link #COMPILING} of each of the last {@link Pace#span} rounds, or after {@link Pace#maxNanos} whatever the rates. The first size of a run
  * warms up at the {@link Pace#FIRST} pace; every later size ({@code -a}, as perftest warms up before each size) at
- * the {@link Pace#AGAIN} pace, since most of the path is compiled by then.
+ * the {@link Pace#AGAIN} pace, since most of the path is compiled by then. The compilers counted are this process's
+ * and the peer's ({@link PeerCompilers}): a server's engine that meets a new size recompiles too.
  *
  * <p>Why not a fixed count: in the two-host lab the compiler is still finishing the path seconds into a run, and a
  * fixed warm-up ends wherever the count runs out. A 64 KiB write_bw timed right after 1 GiB of warm-up ran at
  * 6-9 Gb/s; cable counters read every half second showed the same run climbing from 5 to 20-28 Gb/s over its
- * first 4-8 seconds and staying there. The rate itself says when the climb is over, on this host and the peer alike
- * (the peer's compiler shows up only in the rate), and it says it at once on a paced cable that never climbs. The
- * compilers' own time guards against a pause in the climb: the same run held at 8 Gb/s for a second while this
- * process's compilers still worked 40-100% of each round.
+ * first 4-8 seconds and staying there. The rate itself says when the climb is over, and it says it at once on a
+ * paced cable that never climbs. The compilers' own time guards against a pause in the climb: the same run held at
+ * 8 Gb/s for a second while this process's compilers still worked 40-100% of each round. A whole span of quiet
+ * rounds, not just the last: in an {@code -a} sweep a size's warm-up that ended on one quiet round left the client's
+ * compilers replacing its send path's methods during the 16 KiB row's 5000 messages, which moved 4.2 Gb/s against
+ * a peak of 12.7.
  */
 final class WarmUpPlateau {
     /** How long one round of the first size's warm-up should take: long enough to average over a shared host's noise. */
@@ -62,7 +66,8 @@ final class WarmUpPlateau {
     static final long FIRST_ROUND_BYTES = 64L << 20;
 
     private final List<Double> rates = new ArrayList<>();
-    private boolean compiling;
+    /** Rounds in a row, up to the last, in which the compilers worked no more than {@link #COMPILING} of it. */
+    private int quietRounds;
     private long elapsed;
     private long lastNanos;
 
@@ -82,18 +87,30 @@ final class WarmUpPlateau {
         void run(long n) throws E;
     }
 
+    /** For a warm-up whose peer's compilers are this process's own or play no part (a plain socket's). */
+    static final LongSupplier NO_PEER = () -> 0;
+
     /**
      * Runs a warm-up at {@code pace}: a first round of {@code first} messages or round trips, then rounds sized to
      * take about the pace's round at the last round's rate (at least {@code floor}), until the rate is {@link #level}.
+     * A round counts as compiling when this process's compilers or the peer's ({@code peerCompilerMillis}, asked
+     * between rounds) worked more than {@link #COMPILING} of it.
      */
-    static <E extends Exception> void run(Pace pace, long first, long floor, Round<E> round) throws E {
+    static <E extends Exception> void run(Pace pace, long first, long floor, LongSupplier peerCompilerMillis,
+                                          Round<E> round) throws E {
         WarmUpPlateau plateau = new WarmUpPlateau(pace);
         long n = first;
+        long peerCompiled = peerCompilerMillis.getAsLong();
         while (true) {
             long compiled = compilerMillis();
             long start = System.nanoTime();
             round.run(n);
-            plateau.round(n, System.nanoTime() - start, (compilerMillis() - compiled) * 1_000_000);
+            long nanos = System.nanoTime() - start;
+            long ours = compilerMillis() - compiled;
+            long peerNow = peerCompilerMillis.getAsLong();
+            long theirs = peerNow - peerCompiled;
+            peerCompiled = peerNow;
+            plateau.round(n, nanos, Math.max(0, Math.max(ours, theirs)) * 1_000_000);
             if (plateau.level()) {
                 return;
             }
@@ -116,7 +133,7 @@ final class WarmUpPlateau {
                     + compileNanos + " ns");
         }
         rates.add((double) bytes / nanos);
-        compiling = compileNanos > COMPILING * nanos;
+        quietRounds = compileNanos > COMPILING * nanos ? 0 : quietRounds + 1;
         elapsed += nanos;
         lastNanos = nanos;
     }
@@ -128,7 +145,7 @@ final class WarmUpPlateau {
         }
         int n = rates.size();
         int span = span();
-        if (n < 2 * span || compiling) {
+        if (n < 2 * span || quietRounds < span) {
             return false;
         }
         return median(n - span, n) <= GAIN * median(n - 2 * span, n - span);
@@ -164,7 +181,7 @@ final class WarmUpPlateau {
     }
 
     /** Milliseconds this JVM's compilers have worked, summed over their threads; 0 where it cannot tell. */
-    private static long compilerMillis() {
+    static long compilerMillis() {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }

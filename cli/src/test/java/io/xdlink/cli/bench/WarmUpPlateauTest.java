@@ -2,6 +2,9 @@ package io.xdlink.cli.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -65,14 +68,51 @@ class WarmUpPlateauTest {
     }
 
     @Test
-    void aLevelRateWhileThisProcessStillCompilesIsAPauseInTheClimb() {
+    void aLevelRateWhileTheCompilersStillWorkIsAPauseInTheClimb() {
         WarmUpPlateau p = new WarmUpPlateau();
         for (int i = 0; i < 2 * WarmUpPlateau.SPAN; i++) {
             p.round(250_000_000, ROUND, ROUND / 2);
         }
         assertThat(p.level()).as("compiling half of every round").isFalse();
+        for (int i = 1; i < WarmUpPlateau.SPAN; i++) {
+            p.round(250_000_000, ROUND, (long) (ROUND * WarmUpPlateau.COMPILING));
+            assertThat(p.level()).as("%d quiet rounds of the %d compared", i, WarmUpPlateau.SPAN).isFalse();
+        }
         p.round(250_000_000, ROUND, (long) (ROUND * WarmUpPlateau.COMPILING));
-        assertThat(p.level()).as("compiling no more than the share allowed").isTrue();
+        assertThat(p.level()).as("a whole span compiling no more than the share allowed").isTrue();
+        p.round(250_000_000, ROUND, ROUND / 5);
+        assertThat(p.level()).as("one busy round starts the count again").isFalse();
+    }
+
+    /**
+     * The peer's compilers count as this process's: rounds while the server compiles again are not level, however
+     * level their rate, and every round costs one question (and one before the first).
+     */
+    @Test
+    void aWarmUpGoesOnWhileThePeersCompilersWork() {
+        WarmUpPlateau.Pace pace = new WarmUpPlateau.Pace(2_000_000L, 2, 30_000_000_000L);
+        int busyAnswers = 6;
+        AtomicInteger questions = new AtomicInteger();
+        // A running total that grows by a second at each of the first answers: far above any round's share.
+        LongSupplier peer = () -> 1000L * Math.min(questions.incrementAndGet(), busyAnswers);
+        AtomicInteger rounds = new AtomicInteger();
+        WarmUpPlateau.run(pace, 100, 1, peer, n -> spin(rounds, n));
+        assertThat(rounds.get()).as("rounds 1-%d saw the peer compiling; then a span of quiet ones", busyAnswers - 1)
+                .isGreaterThanOrEqualTo(busyAnswers - 1 + pace.span());
+        assertThat(questions.get()).isEqualTo(rounds.get() + 1);
+
+        AtomicInteger quiet = new AtomicInteger();
+        WarmUpPlateau.run(pace, 100, 1, WarmUpPlateau.NO_PEER, n -> spin(quiet, n));
+        assertThat(quiet.get()).as("no peer to wait for: level after both spans").isGreaterThanOrEqualTo(4);
+    }
+
+    /** A round of {@code n} messages at one a microsecond, counted in {@code rounds}. */
+    private static void spin(AtomicInteger rounds, long n) {
+        rounds.incrementAndGet();
+        long until = System.nanoTime() + n * 1000;
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
     }
 
     @Test
