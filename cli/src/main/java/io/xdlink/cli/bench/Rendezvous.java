@@ -43,8 +43,16 @@ public final class Rendezvous implements AutoCloseable {
     public static final int RECORD_BYTES = 256;
     /** perftest's default port. */
     public static final int DEFAULT_PORT = 18515;
-    /** The first record each side sends. */
-    static final String GREETING = "XDLINK-BENCH 1";
+    /**
+     * What the first record each side sends, its greeting, starts with; the number after it is the version of the
+     * records that follow.
+     */
+    static final String GREETING_NAME = "XDLINK-BENCH ";
+    /**
+     * The greeting. Version 2: a client's warm-up asks after the server's compilers between its rounds
+     * ({@link PeerCompilers}), a record a version 1 server would take for the size's result.
+     */
+    static final String GREETING = GREETING_NAME + "2";
     /** How long a side waits for the other's greeting. */
     static final Duration GREETING_TIMEOUT = Duration.ofSeconds(5);
     /** How often a waiting read looks at the {@link #watch}. */
@@ -193,7 +201,10 @@ public final class Rendezvous implements AutoCloseable {
                 }
                 for (int i = n; i < n + r; i++) {
                     if (got[i] != want[i]) {
-                        return "it is not an xdlink bench peer (it sent " + printable(got, n + r) + ")";
+                        return i >= GREETING_NAME.length()
+                                ? "it runs another version of xdlink bench (it sent " + printable(got, n + r)
+                                        + ", this side " + GREETING + "); run the same xdlink on both hosts"
+                                : "it is not an xdlink bench peer (it sent " + printable(got, n + r) + ")";
                     }
                 }
                 n += r;

@@ -286,6 +286,26 @@ class RendezvousTest {
     }
 
     @Test
+    void aServerOfAnotherVersionIsNamedAsSuch() throws Exception {
+        try (ServerSocket old = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Future<?> f = pool.submit(() -> {
+                try (Socket s = old.accept()) {
+                    s.getInputStream().readNBytes(Rendezvous.RECORD_BYTES);
+                    s.getOutputStream().write(RendezvousRecords.encode(Rendezvous.GREETING_NAME + "1"));
+                    s.getInputStream().read();
+                }
+                return null;
+            });
+            assertThatThrownBy(() -> Rendezvous.connect("127.0.0.1", old.getLocalPort(), LONG))
+                    .isInstanceOf(BenchException.class)
+                    .hasMessageContaining("runs another version of xdlink bench (it sent 'XDLINK-BENCH 1")
+                    .hasMessageContaining("this side " + Rendezvous.GREETING)
+                    .hasMessageEndingWith("run the same xdlink on both hosts");
+            f.get(20, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void aClientPointedAtAnotherProgramSaysSoAtOnceOrWithinFiveSeconds() throws Exception {
         try (ServerSocket ssh = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             Future<?> f = pool.submit(() -> {
