@@ -65,6 +65,8 @@ public final class Rendezvous implements AutoCloseable {
     private final OutputStream out;
     private final Duration timeout;
     private volatile Supplier<String> watch = () -> null;
+    /** The peer's greeting named xdlink bench with another version. */
+    private boolean otherVersion;
     /** A wait that nothing measures: the whole timeout counts from its start. */
     private static final LongSupplier STILL = () -> 0;
 
@@ -164,7 +166,8 @@ public final class Rendezvous implements AutoCloseable {
         try {
             if (server) {
                 String wrong = readGreeting();
-                if (wrong == null) {
+                // A client of another version hears this side's greeting before the drop, so it can say which.
+                if (wrong == null || otherVersion) {
                     write(encode(GREETING));
                 }
                 return wrong;
@@ -201,10 +204,16 @@ public final class Rendezvous implements AutoCloseable {
                 }
                 for (int i = n; i < n + r; i++) {
                     if (got[i] != want[i]) {
-                        return i >= GREETING_NAME.length()
-                                ? "it runs another version of xdlink bench (it sent " + printable(got, n + r)
-                                        + ", this side " + GREETING + "); run the same xdlink on both hosts"
-                                : "it is not an xdlink bench peer (it sent " + printable(got, n + r) + ")";
+                        if (i < GREETING_NAME.length()) {
+                            return "it is not an xdlink bench peer (it sent " + printable(got, n + r) + ")";
+                        }
+                        otherVersion = true;
+                        int end = 0;
+                        while (end < n + r && got[end] != 0) {
+                            end++;
+                        }
+                        return "it runs another version of xdlink bench (it sent " + printable(got, end)
+                                + ", this side " + GREETING + "); run the same xdlink on both hosts";
                     }
                 }
                 n += r;
@@ -253,7 +262,8 @@ public final class Rendezvous implements AutoCloseable {
                 if (wrong != null) {
                     closeQuietly(s);
                     throw new BenchException("the listener at " + host + ":" + port
-                            + " is not an xdlink bench server: " + wrong);
+                            + (rv.otherVersion ? " is an xdlink bench server, but "
+                                    : " is not an xdlink bench server: ") + wrong);
                 }
                 return rv;
             } catch (BindException e) {

@@ -9,7 +9,9 @@ import java.net.BindException;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -298,11 +300,39 @@ class RendezvousTest {
             });
             assertThatThrownBy(() -> Rendezvous.connect("127.0.0.1", old.getLocalPort(), LONG))
                     .isInstanceOf(BenchException.class)
-                    .hasMessageContaining("runs another version of xdlink bench (it sent 'XDLINK-BENCH 1")
+                    .hasMessageContaining("is an xdlink bench server, but it runs another version of xdlink bench "
+                            + "(it sent 'XDLINK-BENCH 1', this side")
                     .hasMessageContaining("this side " + Rendezvous.GREETING)
                     .hasMessageEndingWith("run the same xdlink on both hosts");
             f.get(20, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void aClientOfAnotherVersionHearsThisServersGreetingBeforeTheDrop() throws Exception {
+        AtomicInteger port = new AtomicInteger();
+        List<String> log = new CopyOnWriteArrayList<>();
+        CountDownLatch bound = new CountDownLatch(1);
+        pool.submit(() -> Rendezvous.listen("127.0.0.1", 0, LONG, LONG, p -> {
+            port.set(p);
+            bound.countDown();
+        }, log::add));
+        assertThat(bound.await(20, TimeUnit.SECONDS)).isTrue();
+        try (Socket future = new Socket("127.0.0.1", port.get())) {
+            future.getOutputStream().write(RendezvousRecords.encode(Rendezvous.GREETING_NAME + "99"));
+            future.setSoTimeout(20_000);
+            byte[] greeting = future.getInputStream().readNBytes(Rendezvous.RECORD_BYTES);
+            assertThat(greeting).isEqualTo(RendezvousRecords.encode(Rendezvous.GREETING));
+            assertThat(future.getInputStream().read()).as("then dropped").isEqualTo(-1);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (log.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(log).as("the server's line about the drop").isNotEmpty();
+        assertThat(log.getFirst()).contains("it runs another version of xdlink bench (it sent 'XDLINK-BENCH 99', "
+                + "this side " + Rendezvous.GREETING + "); run the same xdlink on both hosts")
+                .endsWith("; still waiting for a client");
     }
 
     @Test
