@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -12,10 +13,11 @@ import java.util.function.LongSupplier;
  * test), and runs one ({@link #run}): the warm-up runs in rounds of about {@link Pace#roundNanos} each and stops once
  * the median rate of the last {@link Pace#span} rounds is no more than {@link #GAIN} above the median of the ones
  * before them (fewer rounds where rounds run longer, see {@link #span}) and the compilers spent no more than
- * {@link #COMPILING} of each of the last {@link Pace#span} rounds, or after {@link Pace#maxNanos} whatever the rates. The first size of a run
- * warms up at the {@link Pace#FIRST} pace; every later size ({@code -a}, as perftest warms up before each size) at
- * the {@link Pace#AGAIN} pace, since most of the path is compiled by then. The compilers counted are this process's
- * and the peer's ({@link PeerCompilers}): a server's engine that meets a new size recompiles too.
+ * {@link #COMPILING} of each of the last {@link Pace#span} rounds, or after {@link Pace#maxNanos} whatever the rates.
+ * The first size of a run warms up at the {@link Pace#FIRST} pace; every later size ({@code -a}, as perftest warms
+ * up before each size) at the {@link Pace#AGAIN} pace, since most of the path is compiled by then. The compilers
+ * counted are this process's and the peer's ({@link PeerCompilers}): a server's engine that meets a new size
+ * recompiles too.
  *
  * <p>Why not a fixed count: in the two-host lab the compiler is still finishing the path seconds into a run, and a
  * fixed warm-up ends wherever the count runs out. A 64 KiB write_bw timed right after 1 GiB of warm-up ran at
@@ -110,7 +112,9 @@ final class WarmUpPlateau {
             long peerNow = peerCompilerMillis.getAsLong();
             long theirs = peerNow - peerCompiled;
             peerCompiled = peerNow;
-            plateau.round(n, nanos, Math.max(0, Math.max(ours, theirs)) * 1_000_000);
+            // Saturating: the peer's figure is its word, and a running total that jumps (a hostile or broken peer)
+            // must read as a busy round, not overflow into a negative one.
+            plateau.round(n, nanos, TimeUnit.MILLISECONDS.toNanos(Math.max(0, Math.max(ours, theirs))));
             if (plateau.level()) {
                 return;
             }

@@ -70,7 +70,7 @@ class PeerCompilersTest {
     @Test
     void anAnswerThatIsNotANumberOfMillisecondsIsRefusedByName() throws Exception {
         for (String answer : List.of("OK", "COMPILED", "COMPILED ms=-5", "COMPILED ms=12x", "COMPILED ms=1 ms=2",
-                "ERROR busy")) {
+                "COMPILED ms=99999999999999999999", "COMPILED ms=", "ERROR busy")) {
             AtomicInteger port = new AtomicInteger();
             Future<String> served = server(port, rv -> rv.serve(t -> answer));
             try (Rendezvous client = Rendezvous.connect("127.0.0.1", port.get(), LONG)) {

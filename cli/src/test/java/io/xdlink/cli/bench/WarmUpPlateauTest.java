@@ -90,7 +90,9 @@ class WarmUpPlateauTest {
      */
     @Test
     void aWarmUpGoesOnWhileThePeersCompilersWork() {
-        WarmUpPlateau.Pace pace = new WarmUpPlateau.Pace(2_000_000L, 2, 30_000_000_000L);
+        // One round on each side: the span a pace of two shrinks to whenever a round runs long (a busy test host),
+        // so the counts below hold however the rounds are timed.
+        WarmUpPlateau.Pace pace = new WarmUpPlateau.Pace(2_000_000L, 1, 30_000_000_000L);
         int busyAnswers = 6;
         AtomicInteger questions = new AtomicInteger();
         // A running total that grows by a second at each of the first answers: far above any round's share.
@@ -101,9 +103,19 @@ class WarmUpPlateauTest {
                 .isGreaterThanOrEqualTo(busyAnswers - 1 + pace.span());
         assertThat(questions.get()).isEqualTo(rounds.get() + 1);
 
+        // A peer whose running total jumps to the largest value it may send after the first round, then back: that
+        // round reads as busy, never as a negative share of it (which the plateau refuses with an exception).
+        AtomicInteger asked = new AtomicInteger();
+        LongSupplier jumping = () -> asked.incrementAndGet() == 2 ? Long.MAX_VALUE : 0;
+        AtomicInteger afterJump = new AtomicInteger();
+        WarmUpPlateau.run(pace, 100, 1, jumping, n -> spin(afterJump, n));
+        assertThat(afterJump.get()).as("the jump's round, then a span of quiet ones").isGreaterThanOrEqualTo(
+                1 + pace.span());
+
         AtomicInteger quiet = new AtomicInteger();
         WarmUpPlateau.run(pace, 100, 1, WarmUpPlateau.NO_PEER, n -> spin(quiet, n));
-        assertThat(quiet.get()).as("no peer to wait for: level after both spans").isGreaterThanOrEqualTo(4);
+        assertThat(quiet.get()).as("no peer to wait for: level after both spans")
+                .isGreaterThanOrEqualTo(2 * pace.span());
     }
 
     /** A round of {@code n} messages at one a microsecond, counted in {@code rounds}. */
