@@ -47,6 +47,17 @@ public interface RailTransport extends AutoCloseable {
         return MAX_FRAME_BYTES;
     }
 
+    /** Data frames a duty cycle offers a rail at most, unless its transport asks for other bursts. */
+    int BURST_FRAMES = 64;
+
+    /**
+     * Most data frames the engine offers this rail in one duty cycle: {@link #BURST_FRAMES}, or as many as one of
+     * the transport's bursts carries best (a byte stream's run record, as long as the peer takes).
+     */
+    default int burstFrames() {
+        return BURST_FRAMES;
+    }
+
     /**
      * Offers one frame of {@code length} bytes that {@code writer} writes in place, straight into the transport's
      * ring slot or send buffer, so the engine builds each frame exactly once. The writer must write exactly

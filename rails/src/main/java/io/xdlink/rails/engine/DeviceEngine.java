@@ -36,7 +36,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class DeviceEngine implements Agent {
     private static final int POLL_LIMIT = 256;
-    private static final int BURST = 64;
     /**
      * In an owner's look, a rail that is not its pool's first rail up and handed over nothing for this long is read
      * only once per {@link #IDLE_RAIL_LOOK_NANOS}, where an empty read is a system call ({@link
@@ -344,7 +343,7 @@ public final class DeviceEngine implements Agent {
         for (int i = 0; i < n; i++) {
             Rail r = rails.get((roundRobin + i) % n);
             if (r.isUp() && r.pool != null) {
-                work += r.pool.sendData(r, out, now, BURST);
+                work += r.pool.sendData(r, out, now, r.burstFrames());
             }
         }
         roundRobin++;

@@ -98,7 +98,7 @@ public final class RailConnector {
             }
             key.cancel(); // closing the selector releases the socket, so the engine owns a plain non-blocking one
             return new TcpRailTransport(ch, info, reader, writer, watcher, settings.payloadByReference(),
-                    settings.readIntoPlace());
+                    settings.readIntoPlace(), reply.runFrames());
         } catch (IOException | RuntimeException e) {
             IoLoop.closeQuietly(ch);
             throw e;

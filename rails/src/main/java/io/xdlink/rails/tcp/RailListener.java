@@ -97,8 +97,8 @@ public final class RailListener {
                     writer.append(new RailHello.Reply(localDomain, RailHello.Status.ACCEPTED).encode());
                     writer.writeTo(channel);
                     // Whatever the socket did not take yet leaves with the engine's first flush.
-                    take.taker().accept(new TcpRailTransport(channel, take.info(), reader, writer, loop, settings.payloadByReference(),
-                    settings.readIntoPlace()));
+                    take.taker().accept(new TcpRailTransport(channel, take.info(), reader, writer, loop,
+                            settings.payloadByReference(), settings.readIntoPlace(), hello.runFrames()));
                 }
                 case RailAcceptor.Refuse refuse -> {
                     writer.append(new RailHello.Reply(localDomain, refuse.status()).encode());

@@ -342,6 +342,24 @@ final class RecordReader {
         return (int) Math.min(Integer.MAX_VALUE, Math.max(0, whole - available));
     }
 
+    /**
+     * Bytes still to come of the heads of the run record the unread bytes begin, once its header is here; -1 when
+     * they begin no run, or not its whole header yet, or its heads are all here.
+     */
+    int headsMissing() {
+        int available = end - start;
+        if (runs == null || available < RUN_HEADER_BYTES) {
+            return -1;
+        }
+        int length = Short.toUnsignedInt(segment.get(LENGTH, start));
+        if ((length & RUN_FLAG) == 0) {
+            return -1;
+        }
+        long heads = (long) (length & ~RUN_FLAG) * Short.toUnsignedInt(segment.get(LENGTH, start + 2));
+        long missing = RUN_HEADER_BYTES + heads - available;
+        return missing > 0 ? (int) missing : -1;
+    }
+
     /** Whether the run {@link #partialRun} found could arrive whole in the buffer, or must be taken in parts. */
     boolean runFits() {
         return RUN_HEADER_BYTES + (long) runHead * runFrames + runPayload <= buffer.capacity();

@@ -74,15 +74,17 @@ final class RunsIn {
      * Reads what the channel has now into the reader ({@link RecordReader#fill}). Soon after a run was read into its
      * place, with at most runs of one frame (the first frame of another WRITE) since, a bulk transfer's next run most
      * likely follows: the read then goes no further than the rest of a record begun and the next run's header and
-     * heads, so that run's payload can go straight to its place too rather than into the buffer and be copied out
-     * again. A read that finds nothing does not count as one of those.
+     * heads ({@link TcpRailTransport#HEADS_AHEAD}), or, when a run's header is here and its heads are not all, than the
+     * end of its heads, so that run's payload can go straight to its place too rather than into the buffer and be
+     * copied out again. A read that finds nothing does not count as one of those.
      */
     int fill(ReadableByteChannel channel) throws IOException {
         if (shortReads == 0) {
             return reader.fill(channel);
         }
+        int heads = reader.headsMissing();
         // In longs: a hostile header's length makes missing() as large as an int goes.
-        int n = reader.fill(channel, (long) reader.missing() + reader.runLimits().maxHeads());
+        int n = reader.fill(channel, heads > 0 ? heads : (long) reader.missing() + TcpRailTransport.HEADS_AHEAD);
         if (n > 0) {
             shortReads--;
         }
@@ -163,7 +165,7 @@ final class RunsIn {
             }
             directBuffer.position((int) directDone);
             long n = channel instanceof ScatteringByteChannel scattering
-                    ? reader.fillBehind(scattering, directBuffer, reader.runLimits().maxHeads())
+                    ? reader.fillBehind(scattering, directBuffer, TcpRailTransport.HEADS_AHEAD)
                     : channel.read(directBuffer);
             if (n < 0) {
                 throw new StreamFormatException(name + ": the stream ended inside a run's payload (" + directDone

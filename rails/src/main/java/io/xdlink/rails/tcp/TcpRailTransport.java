@@ -55,6 +55,9 @@ public final class TcpRailTransport implements RailTransport {
     /** Whether data frames' payloads go to the socket from their registered memory ({@code tcp_payload_by_reference}). */
     private final boolean byReference;
     private final boolean readIntoPlace;
+    /** The longest run this rail sends, in frames and payload bytes: what the peer takes, at most this host's. */
+    private final int runFrames;
+    private final int runPayload;
     /** The run records coming in: the one being handed over, or read straight into its place. */
     private final RunsIn runs;
     /** A run's frame laid out whole, when payloads are not written from their memory. */
@@ -66,8 +69,11 @@ public final class TcpRailTransport implements RailTransport {
      * @param byReference   whether data frames' payloads are written from their registered memory (see above)
      * @param readIntoPlace whether payloads may be read straight into the memory they belong in ({@link #poll})
      */
+    /**
+     * @param peerRunFrames the most frames of a run record the peer takes, as its hello or reply announced
+     */
     TcpRailTransport(SocketChannel channel, RailInfo info, RecordReader reader, RecordWriter writer, IoLoop watcher,
-                     boolean byReference, boolean readIntoPlace) {
+                     boolean byReference, boolean readIntoPlace, int peerRunFrames) {
         if (info.lossy()) {
             throw new IllegalArgumentException("a TCP rail is not lossy: " + info);
         }
@@ -78,6 +84,8 @@ public final class TcpRailTransport implements RailTransport {
         this.arrivals = new ArrivalWatch(channel, watcher);
         this.byReference = byReference;
         this.readIntoPlace = readIntoPlace;
+        this.runFrames = Math.min(MAX_RUN_FRAMES, peerRunFrames);
+        this.runPayload = runFrames * FrameLayout.MAX_STREAM_FRAME_BYTES;
         this.runs = new RunsIn(reader, info.name());
         reader.rename(info.name());
     }
@@ -92,17 +100,28 @@ public final class TcpRailTransport implements RailTransport {
     static final int MIN_HEAD = FrameLayout.SEND_HEADER + FrameLayout.TRAILER_BYTES;
     static final int MAX_HEAD = FrameLayout.WRITE_IMM_HEADER + FrameLayout.TRAILER_BYTES;
     /**
-     * Most frames, and most payload bytes, in one run record: a duty cycle's burst of 16 KiB frames. A receiving
-     * buffer holds a run's heads; its payload goes straight to its place when the run continues a WRITE the receiver
-     * is placing, else into the buffer when it fits there and into scratch memory when it does not
-     * ({@link RunsIn#place}). Runs were capped at 32 KiB so that every run fit a 64 KiB buffer whole; a receiver that
-     * is behind then found several whole runs in each read and copied them out of its buffer, 71% of a 1 MiB stream's
-     * payload bytes, and read 11% into place. With runs up to 1 MiB, the engine's run living on from one poll to the
-     * next, and reads that go no further than the next run's heads after a run placed ({@link RunsIn#fill}), 97.9% of
-     * those bytes were read into place and 2.1% copied.
+     * Most frames, and most payload bytes, in one run record this host takes, and the longest burst it sends a peer
+     * that takes as much: 256 frames of 16 KiB, 4 MiB. A receiving buffer holds a run's heads; its payload goes
+     * straight to its place when the run continues a WRITE the receiver is placing, else into the buffer when it fits
+     * there and into scratch memory when it does not ({@link RunsIn#place}). Runs were capped at 32 KiB so that every
+     * run fit a 64 KiB buffer whole; a receiver that is behind then found several whole runs in each read and copied
+     * them out of its buffer, 71% of a 1 MiB stream's payload bytes, and read 11% into place. With runs up to 1 MiB,
+     * the engine's run living on from one poll to the next, and reads that go no further than the next run's heads
+     * after a run placed ({@link RunsIn#fill}), 97.9% of those bytes were read into place and 2.1% copied. Runs of
+     * 4 MiB, in bursts as long, cost each end a quarter of the runs and duty cycles of a large transfer: in the
+     * two-host lab, one unshaped cable, {@code write_bw -s 8M --baseline raw} moved 0.88-1.06 of the socket (median
+     * 0.93) in sixteen runs taken in turns with the build of 1 MiB runs, which moved 0.68-1.01 (median 0.84).
      */
-    static final int MAX_RUN_FRAMES = 64;
-    static final int MAX_RUN_PAYLOAD = 1 << 20;
+    static final int MAX_RUN_FRAMES = 256;
+    static final int MAX_RUN_PAYLOAD = MAX_RUN_FRAMES * FrameLayout.MAX_STREAM_FRAME_BYTES;
+    /**
+     * How far past a record a short read goes ({@link RunsIn#fill}): the header and heads of a run of
+     * {@link RailHello#ANNOUNCED_NOTHING} frames. Further would take more of the next run's payload into the buffer,
+     * to be copied out of it, where it could be read into place: a 64 KiB message's run has five heads, and its
+     * first 15 KiB would come that way if a short read went as far as a 256-frame run's heads. The heads of a longer
+     * run take one more read.
+     */
+    static final int HEADS_AHEAD = RecordReader.RUN_HEADER_BYTES + MAX_HEAD * RailHello.ANNOUNCED_NOTHING;
     static final RecordReader.RunLimits RUN_LIMITS = new RecordReader.RunLimits(MIN_HEAD, MAX_HEAD, MAX_RUN_FRAMES,
             MAX_RUN_PAYLOAD);
 
@@ -122,6 +141,12 @@ public final class TcpRailTransport implements RailTransport {
     @Override
     public RailInfo info() {
         return info;
+    }
+
+    /** A burst is one run record, as long as the peer takes. */
+    @Override
+    public int burstFrames() {
+        return runFrames;
     }
 
     /** A byte stream has no ring slot to fit: frames up to the format's largest. */
@@ -162,7 +187,7 @@ public final class TcpRailTransport implements RailTransport {
         if (!byReference) {
             return offerWhole(headLength, run, payload, count);
         }
-        int frames = Math.min(count, MAX_RUN_FRAMES);
+        int frames = Math.min(count, runFrames);
         long at = writer.beginRun(headLength, frames);
         if (at < 0) {
             write();
@@ -187,7 +212,7 @@ public final class TcpRailTransport implements RailTransport {
             } else if (offset != first + bytes) {
                 break;
             }
-            if (bytes + length > MAX_RUN_PAYLOAD) {
+            if (bytes + length > runPayload) {
                 break;
             }
             run.write(batch, at + (long) sent * headLength);
