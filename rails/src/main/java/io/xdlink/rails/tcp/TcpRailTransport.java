@@ -108,9 +108,10 @@ public final class TcpRailTransport implements RailTransport {
      * them out of its buffer, 71% of a 1 MiB stream's payload bytes, and read 11% into place. With runs up to 1 MiB,
      * the engine's run living on from one poll to the next, and reads that go no further than the next run's heads
      * after a run placed ({@link RunsIn#fill}), 97.9% of those bytes were read into place and 2.1% copied. Runs of
-     * 4 MiB, in bursts as long, cost each end a quarter of the runs and duty cycles of a large transfer: in the
-     * two-host lab, one unshaped cable, {@code write_bw -s 8M --baseline raw} moved 0.88-1.06 of the socket (median
-     * 0.93) in sixteen runs taken in turns with the build of 1 MiB runs, which moved 0.68-1.01 (median 0.84).
+     * 4 MiB, in bursts as long, cost each end a quarter of the runs of a large transfer: in the two-host lab, one
+     * unshaped cable, {@code write_bw -s 8M --baseline raw} moved 0.83-1.00 of the socket (median 0.93) in five runs
+     * taken in turns with the build of 1 MiB runs, which moved 0.81-0.89 (median 0.86). Their heads (15,368 bytes)
+     * fit the smallest rail buffer, which holds one largest frame ({@link TcpSettings#MIN_RAIL_BUFFER}).
      */
     static final int MAX_RUN_FRAMES = 256;
     static final int MAX_RUN_PAYLOAD = MAX_RUN_FRAMES * FrameLayout.MAX_STREAM_FRAME_BYTES;
