@@ -2,6 +2,7 @@ package io.xdlink.rails.host;
 
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
+import io.xdlink.rails.testing.Closer;
 import io.xdlink.rails.LinkInfo;
 import io.xdlink.rails.PeerInfo;
 import io.xdlink.rails.RailClosedException;
@@ -15,8 +16,8 @@ import io.xdlink.xdomain.packet.XdpCodec;
 import io.xdlink.xdomain.packet.XdpHeader;
 import io.xdlink.xdomain.packet.XdpMessage;
 import io.xdlink.xdomain.sysfs.SysfsFixture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -49,23 +50,12 @@ class HostFabricTest {
     static final UUID A = UUID.fromString("11111111-0000-0000-0000-000000000001");
     static final UUID B = UUID.fromString("22222222-0000-0000-0000-000000000002");
     static final LinkState GEN3_X2 = LinkState.of(Generation.GEN3, 2);
-    private final List<AutoCloseable> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T t) {
-        opened.add(t);
-        return t;
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     /** A host {@code self} whose links (routes) all lead to {@code peer} over {@code lo}. */
     private Path tree(UUID self, UUID peer, String... routes) {
-        FileSystem fs = track(Jimfs.newFileSystem(Configuration.unix()));
+        FileSystem fs = closer.track(Jimfs.newFileSystem(Configuration.unix()));
         Path root = fs.getPath("/");
         SysfsFixture f = SysfsFixture.create(root).domain(0, "0000:00:0d.2", self);
         for (String route : routes) {
@@ -80,7 +70,7 @@ class HostFabricTest {
     }
 
     private HostFabric open(Path root, List<InetSocketAddress> dial, Duration keepaliveTimeout) throws IOException {
-        return track(HostFabric.open(new HostFabricConfig(root, 0, 0, dial, Map.of(), settings(keepaliveTimeout))));
+        return closer.track(HostFabric.open(new HostFabricConfig(root, 0, 0, dial, Map.of(), settings(keepaliveTimeout))));
     }
 
     private static void await(String what, BooleanSupplier condition) {
@@ -102,8 +92,8 @@ class HostFabricTest {
                 throw new java.io.UncheckedIOException(e);
             }
         });
-        RailTransport atA = track(a.openRail(B, link, index));
-        return new RailTransport[] {atA, track(atB.get(60, TimeUnit.SECONDS))};
+        RailTransport atA = closer.track(a.openRail(B, link, index));
+        return new RailTransport[] {atA, closer.track(atB.get(60, TimeUnit.SECONDS))};
     }
 
     private static void roundTrip(RailTransport from, RailTransport to, byte... bytes) {
@@ -136,8 +126,8 @@ class HostFabricTest {
         roundTrip(r1[0], r1[1], (byte) 4);
         assertThat(r0[1].poll(f -> { }, 16)).as("nothing crossed over between rails").isZero();
 
-        ControlChannel ca = track(a.openControl(B));
-        ControlChannel cb = track(b.openControl(A));
+        ControlChannel ca = closer.track(a.openControl(B));
+        ControlChannel cb = closer.track(b.openControl(A));
         List<XdpMessage> atB = new CopyOnWriteArrayList<>();
         cb.receiver(p -> atB.add(XdpCodec.decode(p)));
         await("both user channels open", () -> ca.isOpen() && cb.isOpen());
@@ -226,7 +216,7 @@ class HostFabricTest {
     void aHostThatIsNotAPeerInSysfsGetsNoSession() throws Exception {
         UUID stranger = UUID.fromString("33333333-0000-0000-0000-000000000003");
         HostFabric a = open(tree(A, B, "1"), List.of(), Duration.ofSeconds(2));
-        HostFabric c = track(HostFabric.open(new HostFabricConfig(tree(stranger, A, "1"), 0, 0, a.sessionAddresses(),
+        HostFabric c = closer.track(HostFabric.open(new HostFabricConfig(tree(stranger, A, "1"), 0, 0, a.sessionAddresses(),
                 Map.of(), new TcpSettings(0, 0, 64 << 10, Duration.ofMillis(500), Duration.ofMillis(10),
                 Duration.ofSeconds(2), Duration.ofMillis(20)))));
         assertThatThrownBy(() -> c.openRail(A, "0-1", 0)).isInstanceOf(IOException.class);
@@ -240,7 +230,7 @@ class HostFabricTest {
         assertThatThrownBy(() -> a.openRail(B, "0-9", 0)).isInstanceOf(IOException.class)
                 .hasMessageStartingWith("no usable link 0-9 to peer " + B + "; usable links to it: [0-1]");
         assertThatThrownBy(() -> a.openRail(UUID.randomUUID(), "0-1", 0)).isInstanceOf(IOException.class);
-        Path bare = track(Jimfs.newFileSystem(Configuration.unix())).getPath("/");
+        Path bare = closer.track(Jimfs.newFileSystem(Configuration.unix())).getPath("/");
         assertThatThrownBy(() -> HostFabric.open(new HostFabricConfig(bare, 0, 0, List.of(), Map.of(),
                 settings(Duration.ofSeconds(1))))).isInstanceOf(IOException.class)
                 .hasMessageContaining("no USB4 host under /").hasMessageContaining("set loopback=1");
@@ -269,7 +259,7 @@ class HostFabricTest {
             other.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
             int port = ((InetSocketAddress) other.getLocalAddress()).getPort();
             // Link 0-1 on 127.0.0.1, where the port is taken; link 0-3 on ::1, where it is free.
-            HostFabric a = track(HostFabric.open(new HostFabricConfig(tree(A, B, "1", "3"), port, 0, List.of(),
+            HostFabric a = closer.track(HostFabric.open(new HostFabricConfig(tree(A, B, "1", "3"), port, 0, List.of(),
                     Map.of("0-1", "127.0.0.1", "0-3", "::1"), settings(Duration.ofSeconds(2)))));
             assertThat(a.problems()).containsExactly("link 0-1 (127.0.0.1): no rails: session port 127.0.0.1:"
                     + port + " (tcp_control_port) is in use, most likely by another xdlink process on this host;"

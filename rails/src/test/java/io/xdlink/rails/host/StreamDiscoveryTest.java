@@ -1,5 +1,6 @@
 package io.xdlink.rails.host;
 
+import io.xdlink.rails.testing.Closer;
 import io.xdlink.rails.tcp.ControlConnection;
 import io.xdlink.rails.tcp.IoLoop;
 import io.xdlink.rails.tcp.TcpLinkEndpoint;
@@ -14,14 +15,13 @@ import io.xdlink.xdomain.property.Property;
 import io.xdlink.xdomain.service.HostIdentity;
 import io.xdlink.xdomain.service.ServiceRegistry;
 import io.xdlink.xdomain.service.XdlinkService;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -37,14 +37,8 @@ class StreamDiscoveryTest {
     static final UUID THEM = UUID.fromString("20000000-0000-0000-0000-000000000002");
     static final LinkState LINK = LinkState.of(Generation.GEN3, 1);
     static final HostLink VIA = new HostLink("0-1", 1, THEM, "them", "lo", LINK, Optional.empty());
-    private final List<AutoCloseable> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     /** How one discovery ended. */
     record Result(UUID peer, List<TcpLinkEndpoint> endpoints, String refusal, boolean self) {
@@ -56,7 +50,7 @@ class StreamDiscoveryTest {
     private Result discover(UUID them, UUID expected, java.util.function.Predicate<UUID> acceptable,
                             Consumer<ServiceRegistry> publish) throws Exception {
         IoLoop loop = new IoLoop("xdlink-test-discovery");
-        opened.add(loop);
+        closer.track(loop);
         // A keepalive far longer than discovery takes, so a busy machine cannot end the stream first.
         TcpSettings tcp = TcpSettings.defaults().withKeepalive(Duration.ofMillis(10), Duration.ofSeconds(30));
         XdomainHost peerHost = new XdomainHost(loop, them, new ServiceRegistry(HostIdentity.linux("them"), 7));
@@ -73,7 +67,7 @@ class StreamDiscoveryTest {
                     public void closed(ControlConnection c, IOException cause) {
                     }
                 });
-        opened.add(listener);
+        closer.track(listener);
         XdomainHost ourHost = new XdomainHost(loop, US, new ServiceRegistry(HostIdentity.linux("us"), 1));
         ourHost.services().register(XdlinkService.KEY, XdlinkService.directory(XdlinkService.RAIL_TCP));
         CompletableFuture<Result> result = new CompletableFuture<>();

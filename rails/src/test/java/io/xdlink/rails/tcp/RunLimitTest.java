@@ -1,12 +1,13 @@
 package io.xdlink.rails.tcp;
 
+import io.xdlink.rails.testing.Closer;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.frame.FrameLayout;
 import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -41,23 +42,12 @@ class RunLimitTest {
     /** A WRITE_WITH_IMM's head, the longest: its payload is the most a 16 KiB frame carries. */
     private static final int HEAD = TcpRailTransport.MAX_HEAD;
     private static final int MOST = FrameLayout.MAX_STREAM_FRAME_BYTES - HEAD;
-    private final List<AutoCloseable> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T t) {
-        opened.add(t);
-        return t;
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     @Test
     void aRunIsAsLongAsBothEndsTakeAndArrivesWholeInItsPlace() throws IOException {
-        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        TcpLoopbackPair pair = closer.track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
         assertThat(pair.a().burstFrames()).isEqualTo(TcpRailTransport.MAX_RUN_FRAMES).isEqualTo(256);
         assertThat(pair.b().burstFrames()).isEqualTo(256);
         MemorySegment memory = Arena.ofAuto().allocate(300L * MOST);
@@ -81,7 +71,7 @@ class RunLimitTest {
 
     @Test
     void aConnectingRailSendsNoLongerRunsThanAHostThatAnnouncedNothingTook() throws Exception {
-        ServerSocket server = track(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+        ServerSocket server = closer.track(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
         UUID me = UUID.randomUUID();
         UUID them = UUID.randomUUID();
         CompletableFuture<Socket> peer = new CompletableFuture<>();
@@ -103,10 +93,10 @@ class RunLimitTest {
                 peer.completeExceptionally(e);
             }
         });
-        TcpRailTransport rail = track(RailConnector.connect(null, (InetSocketAddress) server.getLocalSocketAddress(),
+        TcpRailTransport rail = closer.track(RailConnector.connect(null, (InetSocketAddress) server.getLocalSocketAddress(),
                 new RailHello(me, them, 0), new RailInfo("rail x", "l", LINK, false), TcpSettings.defaults(), null));
         assertThat(announced.get(30, TimeUnit.SECONDS)).as("this host's hello announces 2^8 frames").isEqualTo(8);
-        try (Socket s = track(peer.get(30, TimeUnit.SECONDS))) {
+        try (Socket s = closer.track(peer.get(30, TimeUnit.SECONDS))) {
             assertThat(rail.burstFrames()).isEqualTo(RailHello.ANNOUNCED_NOTHING).isEqualTo(64);
             assertRunsGoOutAtMost(rail, s, 64);
         }
@@ -114,11 +104,11 @@ class RunLimitTest {
 
     @Test
     void anAcceptedRailSendsNoLongerRunsThanAHostThatAnnouncedNothingTook() throws Exception {
-        IoLoop loop = track(new IoLoop("test-loop"));
+        IoLoop loop = closer.track(new IoLoop("test-loop"));
         UUID local = UUID.randomUUID();
         UUID remote = UUID.randomUUID();
         CompletableFuture<TcpRailTransport> taken = new CompletableFuture<>();
-        TcpListener listener = track(RailListener.open(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+        TcpListener listener = closer.track(RailListener.open(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 local, TcpSettings.defaults(), h -> new RailAcceptor.Take(new RailInfo("rail y", "l", LINK, false),
                         taken::complete)));
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), listener.address().getPort())) {
@@ -132,7 +122,7 @@ class RunLimitTest {
             DataInputStream in = new DataInputStream(s.getInputStream());
             byte[] reply = in.readNBytes(2 + RailHello.Reply.BYTES);
             assertThat(reply[2 + 6]).as("the reply announces 2^8 frames").isEqualTo((byte) 8);
-            TcpRailTransport rail = track(taken.get(30, TimeUnit.SECONDS));
+            TcpRailTransport rail = closer.track(taken.get(30, TimeUnit.SECONDS));
             assertThat(rail.burstFrames()).isEqualTo(64);
             assertRunsGoOutAtMost(rail, s, 64);
         }

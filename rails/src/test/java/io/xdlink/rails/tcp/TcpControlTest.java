@@ -1,7 +1,8 @@
 package io.xdlink.rails.tcp;
 
-import org.junit.jupiter.api.AfterEach;
+import io.xdlink.rails.testing.Closer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,19 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TcpControlTest {
     static final InetSocketAddress ANY_LOCAL = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     static final byte[] HELLO = {0, 8, 1, 0, 0x58, 0x44, 0x4C, 0x43, 0, 1};
-    private final List<AutoCloseable> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T t) {
-        opened.add(t);
-        return t;
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     private static TcpSettings keepalive(long intervalMs, long timeoutMs) {
         return TcpSettings.defaults().withKeepalive(Duration.ofMillis(intervalMs), Duration.ofMillis(timeoutMs));
@@ -53,12 +42,12 @@ class TcpControlTest {
 
     @Test
     void packetsTravelUnchangedBothWays() throws Exception {
-        IoLoop loop = track(new IoLoop("control-test"));
+        IoLoop loop = closer.track(new IoLoop("control-test"));
         CompletableFuture<TcpControlChannel> server = new CompletableFuture<>();
-        TcpListener listener = track(TcpControl.listen(loop, ANY_LOCAL, TcpSettings.defaults(), server::complete));
-        TcpControlChannel a = track(TcpControl.connect(loop, null, listener.address(), TcpSettings.defaults())
+        TcpListener listener = closer.track(TcpControl.listen(loop, ANY_LOCAL, TcpSettings.defaults(), server::complete));
+        TcpControlChannel a = closer.track(TcpControl.connect(loop, null, listener.address(), TcpSettings.defaults())
                 .get(30, TimeUnit.SECONDS));
-        TcpControlChannel b = track(server.get(30, TimeUnit.SECONDS));
+        TcpControlChannel b = closer.track(server.get(30, TimeUnit.SECONDS));
         List<byte[]> atA = new CopyOnWriteArrayList<>();
         List<byte[]> atB = new CopyOnWriteArrayList<>();
         a.receiver(atA::add);
@@ -83,9 +72,9 @@ class TcpControlTest {
 
     @Test
     void aPeerThatStaysSilentIsDeclaredDeadAndOneThatBeatsIsNot() throws Exception {
-        IoLoop loop = track(new IoLoop("control-test"));
+        IoLoop loop = closer.track(new IoLoop("control-test"));
         // A raw peer that says hello, then reads everything and never sends again: alive at TCP level, dead above.
-        ServerSocket raw = track(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+        ServerSocket raw = closer.track(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
         CompletableFuture<Integer> heartbeatsSeen = new CompletableFuture<>();
         Thread.ofPlatform().daemon().start(() -> {
             try (Socket s = raw.accept()) {
@@ -106,17 +95,17 @@ class TcpControlTest {
                 heartbeatsSeen.complete(-1);
             }
         });
-        TcpControlChannel ch = track(TcpControl.connect(loop, null, (InetSocketAddress) raw.getLocalSocketAddress(),
+        TcpControlChannel ch = closer.track(TcpControl.connect(loop, null, (InetSocketAddress) raw.getLocalSocketAddress(),
                 keepalive(10, 150)).get(30, TimeUnit.SECONDS));
         assertThat(heartbeatsSeen.get(30, TimeUnit.SECONDS)).as("a quiet session sends heartbeats").isPositive();
         Await.until("the silent peer to be declared dead", () -> !ch.isOpen());
 
         // Two real ends keep each other alive well past many timeouts' worth of heartbeats.
         CompletableFuture<TcpControlChannel> server = new CompletableFuture<>();
-        TcpListener listener = track(TcpControl.listen(loop, ANY_LOCAL, keepalive(2, 60), server::complete));
-        TcpControlChannel a = track(TcpControl.connect(loop, null, listener.address(), keepalive(2, 60))
+        TcpListener listener = closer.track(TcpControl.listen(loop, ANY_LOCAL, keepalive(2, 60), server::complete));
+        TcpControlChannel a = closer.track(TcpControl.connect(loop, null, listener.address(), keepalive(2, 60))
                 .get(30, TimeUnit.SECONDS));
-        TcpControlChannel b = track(server.get(30, TimeUnit.SECONDS));
+        TcpControlChannel b = closer.track(server.get(30, TimeUnit.SECONDS));
         List<byte[]> got = new CopyOnWriteArrayList<>();
         b.receiver(got::add);
         for (int round = 0; round < 20; round++) {
@@ -197,7 +186,7 @@ class TcpControlTest {
 
     @Test
     void connectingToNothingFailsWithinTheConnectTimeout() throws Exception {
-        IoLoop loop = track(new IoLoop("control-test"));
+        IoLoop loop = closer.track(new IoLoop("control-test"));
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();

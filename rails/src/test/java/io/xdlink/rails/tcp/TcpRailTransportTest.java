@@ -1,12 +1,13 @@
 package io.xdlink.rails.tcp;
 
+import io.xdlink.rails.testing.Closer;
 import io.xdlink.rails.RailClosedException;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.xdomain.Generation;
 import io.xdlink.xdomain.LinkState;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -35,19 +36,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class TcpRailTransportTest {
     static final LinkState LINK = LinkState.of(Generation.GEN3, 1);
-    private final List<AutoCloseable> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeAll() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T t) {
-        opened.add(t);
-        return t;
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     private static int drain(TcpRailTransport rail, List<byte[]> into) {
         return rail.poll(f -> into.add(f.toArray(ValueLayout.JAVA_BYTE)), Integer.MAX_VALUE);
@@ -55,7 +45,7 @@ class TcpRailTransportTest {
 
     @Test
     void aBurstOfferedBetweenFlushesLeavesInOneWriteAndArrivesWhole() throws IOException {
-        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        TcpLoopbackPair pair = closer.track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
         assertThat(pair.a().info()).isEqualTo(new RailInfo("loopback/a", "loopback", LINK, false, true));
         for (int i = 0; i < 50; i++) {
             byte[] f = new byte[1 + i * 80];
@@ -80,7 +70,7 @@ class TcpRailTransportTest {
     void aFullSocketRefusesOffersAndLosesNothing() throws IOException {
         TcpSettings small = new TcpSettings(64 << 10, 64 << 10, TcpSettings.MIN_RAIL_BUFFER, Duration.ofSeconds(10),
                 Duration.ofMillis(10), Duration.ofMillis(200), Duration.ofMillis(50));
-        TcpLoopbackPair pair = track(TcpLoopbackPair.open(small, LINK));
+        TcpLoopbackPair pair = closer.track(TcpLoopbackPair.open(small, LINK));
         MemorySegment frame = MemorySegment.ofArray(new byte[4096]);
         long accepted = 0;
         while (true) {
@@ -109,7 +99,7 @@ class TcpRailTransportTest {
 
     @Test
     void framesOfNoBytesOrMoreThanTheMaximumAreRefused() throws IOException {
-        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        TcpLoopbackPair pair = closer.track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
         assertThat(pair.a().maxFrameBytes()).isEqualTo(16384);
         assertThatThrownBy(() -> pair.a().offer(MemorySegment.ofArray(new byte[16385])))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -121,7 +111,7 @@ class TcpRailTransportTest {
 
     /** A rail whose far end is a raw socket, so a test can put any bytes on the stream. */
     private TcpRailTransport railFedBy(CompletableFuture<Socket> raw) throws IOException {
-        ServerSocket server = track(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+        ServerSocket server = closer.track(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
         UUID me = UUID.randomUUID();
         UUID them = UUID.randomUUID();
         Thread.ofPlatform().daemon().start(() -> {
@@ -138,7 +128,7 @@ class TcpRailTransportTest {
                 raw.completeExceptionally(e);
             }
         });
-        return track(RailConnector.connect(null, (InetSocketAddress) server.getLocalSocketAddress(),
+        return closer.track(RailConnector.connect(null, (InetSocketAddress) server.getLocalSocketAddress(),
                 new RailHello(me, them, 3), new RailInfo("rail x", "l", LINK, false), TcpSettings.defaults(), null));
     }
 
@@ -237,7 +227,7 @@ class TcpRailTransportTest {
 
     @Test
     void aRunGoesOutFromItsOwnMemoryAndArrivesAsHeadsAndPayloadsInOrder() throws IOException {
-        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        TcpLoopbackPair pair = closer.track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
         MemorySegment memory = java.lang.foreign.Arena.ofAuto().allocate(3 * 4044 + 100);
         for (long k = 0; k < memory.byteSize(); k++) {
             memory.set(ValueLayout.JAVA_BYTE, k, (byte) (k * 31));
@@ -267,7 +257,7 @@ class TcpRailTransportTest {
 
     @Test
     void framesLargerThanAUsb4SlotGoWholeAndInRunsUpToTheStreamsLargest() throws IOException {
-        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        TcpLoopbackPair pair = closer.track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
         SplittableRandom random = new SplittableRandom(16384);
         byte[] whole = new byte[16384];
         random.nextBytes(whole);
@@ -387,7 +377,7 @@ class TcpRailTransportTest {
     private TcpRailTransport railFedBy(Feed feed) throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
         TcpRailTransport rail = railFedBy(raw);
-        fed = track(raw.get(30, TimeUnit.SECONDS));
+        fed = closer.track(raw.get(30, TimeUnit.SECONDS));
         feed.first(fed);
         return rail;
     }
@@ -474,7 +464,7 @@ class TcpRailTransportTest {
             throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
         TcpRailTransport rail = railFedBy(raw);
-        Socket s = track(raw.get(30, TimeUnit.SECONDS));
+        Socket s = closer.track(raw.get(30, TimeUnit.SECONDS));
         int[] lengths = new int[40];
         java.util.Arrays.fill(lengths, 16000);
         lengths[39] = 1234;
@@ -534,7 +524,7 @@ class TcpRailTransportTest {
     void aRunWhoseHeadsDisagreeWithItsRecordClosesTheRailAndHandsNothing() throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
         TcpRailTransport rail = railFedBy(raw);
-        Socket s = track(raw.get(30, TimeUnit.SECONDS));
+        Socket s = closer.track(raw.get(30, TimeUnit.SECONDS));
         ByteBuffer b = ByteBuffer.allocate(RecordReader.RUN_HEADER_BYTES + 2 * HEAD + 10);
         b.putShort((short) (RecordReader.RUN_FLAG | HEAD)).putShort((short) 2).putInt(10);
         for (int i = 0; i < 2; i++) {
@@ -553,7 +543,7 @@ class TcpRailTransportTest {
     void anOversizedLengthOnTheStreamClosesTheRailNamingIt() throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
         TcpRailTransport rail = railFedBy(raw);
-        Socket s = track(raw.get(30, TimeUnit.SECONDS));
+        Socket s = closer.track(raw.get(30, TimeUnit.SECONDS));
         s.getOutputStream().write(new byte[] {0, 1, 5, 0x40, 0x01});
         List<byte[]> got = new ArrayList<>();
         RailClosedException e = pollUntilClosed(rail, got);
@@ -575,10 +565,10 @@ class TcpRailTransportTest {
 
     @Test
     void aListenerClosesConnectionsThatSendGarbageInsteadOfAHello() throws Exception {
-        IoLoop loop = track(new IoLoop("test-loop"));
+        IoLoop loop = closer.track(new IoLoop("test-loop"));
         UUID local = UUID.randomUUID();
         List<RailHello> hellos = new ArrayList<>();
-        TcpListener listener = track(RailListener.open(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+        TcpListener listener = closer.track(RailListener.open(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 local, TcpSettings.defaults(), h -> {
                     hellos.add(h);
                     return new RailAcceptor.Refuse(RailHello.Status.UNKNOWN_PEER);
@@ -596,9 +586,9 @@ class TcpRailTransportTest {
 
     @Test
     void aRefusedOrMisaddressedRailFailsItsOpenWithTheReason() throws IOException {
-        IoLoop loop = track(new IoLoop("test-loop"));
+        IoLoop loop = closer.track(new IoLoop("test-loop"));
         UUID local = UUID.randomUUID();
-        TcpListener listener = track(RailListener.open(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+        TcpListener listener = closer.track(RailListener.open(loop, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 local, TcpSettings.defaults(), h -> new RailAcceptor.Refuse(RailHello.Status.UNKNOWN_PEER)));
         RailInfo info = new RailInfo("r", "l", LINK, false);
         assertThatThrownBy(() -> RailConnector.connect(null, listener.address(), new RailHello(UUID.randomUUID(), local, 0),
@@ -610,7 +600,7 @@ class TcpRailTransportTest {
 
     @Test
     void aPeerThatNeverAnswersTheHelloTimesOut() throws IOException {
-        ServerSocket silent = track(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+        ServerSocket silent = closer.track(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
         TcpSettings quick = new TcpSettings(0, 0, TcpSettings.MIN_RAIL_BUFFER, Duration.ofMillis(300),
                 Duration.ofMillis(10), Duration.ofMillis(200), Duration.ofMillis(50));
         assertThatThrownBy(() -> RailConnector.connect(null, (InetSocketAddress) silent.getLocalSocketAddress(),
@@ -652,7 +642,7 @@ class TcpRailTransportTest {
 
     @Test
     void anArrivingFrameWakesTheRailsEngineAndADrainedRailRearms() throws Exception {
-        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        TcpLoopbackPair pair = closer.track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
         AtomicInteger wakes = new AtomicInteger();
         pair.b().onArrival(wakes::incrementAndGet);
         // The watch starts with room to send, which the loop reports at once: it is registered from then on.
@@ -675,7 +665,7 @@ class TcpRailTransportTest {
 
     @Test
     void aRailThatRefusedAnOfferWakesItsEngineWhenTheSocketHasRoomAgain() throws Exception {
-        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        TcpLoopbackPair pair = closer.track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
         AtomicInteger wakes = new AtomicInteger();
         pair.a().onArrival(wakes::incrementAndGet);
         Await.until("the watch to start", () -> wakes.get() > 0);
@@ -697,7 +687,7 @@ class TcpRailTransportTest {
 
     @Test
     void closeIsFinalAndFailFromAnotherThreadWins() throws Exception {
-        TcpLoopbackPair pair = track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
+        TcpLoopbackPair pair = closer.track(TcpLoopbackPair.open(TcpSettings.defaults(), LINK));
         Thread t = Thread.ofPlatform().start(() -> pair.b().fail("peer dead (keepalive)", null));
         t.join();
         assertThat(pair.b().isOpen()).isFalse();
