@@ -58,14 +58,15 @@ class RunLimitTest {
         // 300 frames that follow each other: one run takes 256 of them, 4 MiB, the most a run carries.
         assertThat(pair.a().offerRun(HEAD, new Contiguous(MOST), memory, 300)).isEqualTo(256);
         MemorySegment place = Arena.ofAuto().allocate(256L * MOST);
-        Placing receiver = new Placing(place);
+        TcpRailTransportTest.Placing receiver = new TcpRailTransportTest.Placing(place, true);
         Await.until("a run of 256 frames", () -> {
             pair.a().flush();
             pair.b().poll(receiver, 256);
-            return receiver.frames == 256;
+            return receiver.payloads.size() == 256;
         });
         // Its payload went to its place in one piece, byte for byte.
-        assertThat(receiver.asked).containsExactly(List.of((long) HEAD, 256L, 256L * MOST));
+        assertThat(receiver.asked).hasSize(1);
+        assertThat(receiver.asked.getFirst()).containsExactly(HEAD, 256, 256L * MOST);
         assertThat(place.mismatch(memory.asSlice(0, place.byteSize()))).isEqualTo(-1);
     }
 
@@ -213,16 +214,15 @@ class RunLimitTest {
         RunsIn runs = new RunsIn(reader, "r");
         MemorySegment place = Arena.ofAuto().allocate(2L * 256 * MOST);
         int[] placed = new int[1];
-        Placing receiver = new Placing(place) {
+        TcpRailTransportTest.Placing receiver = new TcpRailTransportTest.Placing(place, true) {
             @Override
             public MemorySegment placement(MemorySegment heads, long headOffset, int headLength, int frames,
                                            int payloadLength) {
-                super.placement(heads, headOffset, headLength, frames, payloadLength);
                 stream.intoBuffer.add(-1); // the reads after this one are the next run's
                 return place.asSlice((long) placed[0]++ * payloadLength, payloadLength);
             }
         };
-        while (receiver.frames < 512) {
+        while (receiver.payloads.size() < 512) {
             if (runs.handing()) {
                 runs.hand(receiver, 512);
             } else if (runs.placing()) {
@@ -309,35 +309,6 @@ class RunLimitTest {
         public void write(MemorySegment buffer, long offset) {
             buffer.asSlice(offset, HEAD).fill((byte) 0x51);
             buffer.set(RecordReader.LENGTH, offset + FrameLayout.OFF_LENGTH, (short) length);
-        }
-    }
-
-    /** Places every run in {@code place} and counts the frames handed over, noting what each placement asked. */
-    private static class Placing implements RailTransport.FrameReceiver {
-        final MemorySegment place;
-        final List<List<Long>> asked = new ArrayList<>();
-        int frames;
-
-        Placing(MemorySegment place) {
-            this.place = place;
-        }
-
-        @Override
-        public void onFrame(MemorySegment frame) {
-            throw new AssertionError("a run's frames come in two parts");
-        }
-
-        @Override
-        public void onFrame(MemorySegment head, long headOffset, int headLength, MemorySegment payload,
-                            long payloadOffset, int payloadLength) {
-            frames++;
-        }
-
-        @Override
-        public MemorySegment placement(MemorySegment heads, long headOffset, int headLength, int frames,
-                                       int payloadLength) {
-            asked.add(List.of((long) headLength, (long) frames, (long) payloadLength));
-            return place.asSlice(0, payloadLength);
         }
     }
 }

@@ -300,7 +300,8 @@ class TcpRailTransportTest {
      * A receiver that takes runs into {@code place} when it says so, and keeps each frame's head and payload bytes
      * and where the payload was handed from.
      */
-    private static class Placing implements RailTransport.FrameReceiver {
+    /** Notes every placement asked and every frame handed over; places runs at the start of {@code place} if told. */
+    static class Placing implements RailTransport.FrameReceiver {
         final MemorySegment place;
         final boolean take;
         final List<long[]> asked = new ArrayList<>();
