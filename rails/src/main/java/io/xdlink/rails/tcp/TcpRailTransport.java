@@ -68,8 +68,6 @@ public final class TcpRailTransport implements RailTransport {
      * @param watcher       the loop that watches the socket for {@link #onArrival}, or null to leave arrivals unreported
      * @param byReference   whether data frames' payloads are written from their registered memory (see above)
      * @param readIntoPlace whether payloads may be read straight into the memory they belong in ({@link #poll})
-     */
-    /**
      * @param peerRunFrames the most frames of a run record the peer takes, as its hello or reply announced
      */
     TcpRailTransport(SocketChannel channel, RailInfo info, RecordReader reader, RecordWriter writer, IoLoop watcher,
