@@ -343,7 +343,7 @@ public final class DeviceEngine implements Agent {
         for (int i = 0; i < n; i++) {
             Rail r = rails.get((roundRobin + i) % n);
             if (r.isUp() && r.pool != null) {
-                work += r.pool.sendData(r, out, now, r.burstFrames());
+                work += r.pool.sendData(r, out, now, r.transport.burstFrames());
             }
         }
         roundRobin++;

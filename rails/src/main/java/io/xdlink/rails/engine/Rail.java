@@ -129,11 +129,6 @@ final class Rail {
         return state == State.UP && credit.allowsData() && log.hasRoom();
     }
 
-    /** Most data frames a duty cycle offers this rail: its transport's burst. */
-    int burstFrames() {
-        return transport.burstFrames();
-    }
-
     /** Data frames {@link #canSendData()} would let go one after another now. */
     int dataRoom() {
         if (state != State.UP) {

@@ -55,9 +55,12 @@ public final class TcpRailTransport implements RailTransport {
     /** Whether data frames' payloads go to the socket from their registered memory ({@code tcp_payload_by_reference}). */
     private final boolean byReference;
     private final boolean readIntoPlace;
-    /** The longest run this rail sends, in frames and payload bytes: what the peer takes, at most this host's. */
+    /**
+     * The longest run this rail sends, in frames: what the peer takes, at most this host's. Its payload needs no limit
+     * of its own: no frame's payload reaches {@link FrameLayout#MAX_STREAM_FRAME_BYTES}, and a peer takes that much
+     * a frame.
+     */
     private final int runFrames;
-    private final int runPayload;
     /** The run records coming in: the one being handed over, or read straight into its place. */
     private final RunsIn runs;
     /** A run's frame laid out whole, when payloads are not written from their memory. */
@@ -83,7 +86,6 @@ public final class TcpRailTransport implements RailTransport {
         this.byReference = byReference;
         this.readIntoPlace = readIntoPlace;
         this.runFrames = Math.min(MAX_RUN_FRAMES, peerRunFrames);
-        this.runPayload = runFrames * FrameLayout.MAX_STREAM_FRAME_BYTES;
         this.runs = new RunsIn(reader, info.name());
         reader.rename(info.name());
     }
@@ -209,9 +211,6 @@ public final class TcpRailTransport implements RailTransport {
             if (sent == 0) {
                 first = offset;
             } else if (offset != first + bytes) {
-                break;
-            }
-            if (bytes + length > runPayload) {
                 break;
             }
             run.write(batch, at + (long) sent * headLength);
