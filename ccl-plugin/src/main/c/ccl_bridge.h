@@ -12,9 +12,12 @@
 
 #include "ccl_net_abi.h"
 
+#include <errno.h>
 #include <stdatomic.h>
+#include <sys/socket.h>
+#include <time.h>
 
-#define XDL_API_REVISION 5
+#define XDL_API_REVISION 6
 #define XDL_MAX_RECVS 8
 
 /*
@@ -54,12 +57,44 @@ typedef struct {
 
 _Static_assert(sizeof(xdl_request_status_t) == 64, "RequestMirror.ENTRY_BYTES");
 
+/* Bits of xdl_attention_t.drive: the comm's own progress needs Java; the host's calls step the engine. */
+#define XDL_DRIVE_PROGRESS 1
+#define XDL_DRIVE_HOST_POLLS 2
+
 typedef struct {
     _Atomic int64_t arrivals; /* completions the comm's connection produced */
     _Atomic int64_t seen;     /* arrivals Java had drained at its last look */
-    _Atomic int64_t drive;    /* non-zero while the comm must run whatever arrives */
+    _Atomic int64_t drive;    /* non-zero while the comm must run whatever arrives (XDL_DRIVE_* bits) */
     _Atomic int64_t starved;  /* a send comm: non-zero while it had no advertised receive at its last look */
+    _Atomic uint64_t park;    /* address of the comm's engine's xdl_park_t, or 0 */
 } xdl_attention_t;
+
+/*
+ * An engine's rail's next read, left to the host's looks while the engine has nothing else to do
+ * (io.xdlink.rails.ParkedRead): a test() that would otherwise enter Java only to read the socket and find nothing
+ * makes the read itself. The state word orders everything: a reader takes ARMED to BUSY, reads the other words, makes
+ * one non-blocking read, and leaves ARMED (nothing there) or FILLED (bytes, or a failure for Java to meet). Java only
+ * writes the other words while the state is IDLE, and closes the socket only after taking the block back, so the
+ * descriptor read is open and the socket's own. The block is never freed.
+ */
+#define XDL_PARK_IDLE 0
+#define XDL_PARK_ARMED 1
+#define XDL_PARK_BUSY 2
+#define XDL_PARK_FILLED 3
+
+typedef struct {
+    _Atomic int32_t state;
+    int32_t fd;
+    uint64_t address;   /* where the bytes go */
+    int64_t room;       /* the most bytes to read */
+    int64_t deadline;   /* CLOCK_MONOTONIC nanoseconds: past it, Java runs the engine's timers */
+    int64_t filled;     /* bytes the read brought, or -1 when it failed or found the stream's end */
+    _Atomic int64_t empty_reads;   /* reads that found nothing */
+    _Atomic int64_t filling_reads; /* reads that brought bytes or failed */
+    int64_t padding;
+} xdl_park_t;
+
+_Static_assert(sizeof(xdl_park_t) == 64, "ParkedRead.BYTES");
 
 typedef struct {
     int64_t (*init)(int32_t abi_version, uint64_t comm_id, int32_t traffic_class);
@@ -123,6 +158,46 @@ static inline int xdl_quiet(xdl_attention_t *a) {
 }
 
 /*
+ * The parked read of a comm's engine, for a look at a comm that nothing reached since Java's last look and that is
+ * driven only because the host polls: 0 when the socket had nothing (the look is over), -1 when Java must look (no
+ * block armed, the engine's deadline has come, or the read brought bytes or failed, which Java takes at its next
+ * read).
+ */
+static inline int xdl_parked_look(xdl_attention_t *a) {
+    if (atomic_load_explicit(&a->drive, memory_order_acquire) != XDL_DRIVE_HOST_POLLS
+        || atomic_load_explicit(&a->arrivals, memory_order_acquire) != atomic_load_explicit(&a->seen, memory_order_acquire)) {
+        return -1;
+    }
+    xdl_park_t *p = (xdl_park_t *)(uintptr_t)atomic_load_explicit(&a->park, memory_order_acquire);
+    if (p == NULL || atomic_load_explicit(&p->state, memory_order_relaxed) != XDL_PARK_ARMED) {
+        return -1;
+    }
+    int32_t expected = XDL_PARK_ARMED;
+    if (!atomic_compare_exchange_strong_explicit(&p->state, &expected, XDL_PARK_BUSY, memory_order_acquire,
+                                                 memory_order_relaxed)) {
+        return -1;
+    }
+    struct timespec now;
+    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0 || (int64_t)now.tv_sec * 1000000000 + now.tv_nsec >= p->deadline) {
+        atomic_store_explicit(&p->state, XDL_PARK_ARMED, memory_order_release);
+        return -1;
+    }
+    int saved = errno;
+    ssize_t n = recv(p->fd, (void *)(uintptr_t)p->address, (size_t)p->room, MSG_DONTWAIT);
+    int error = n < 0 ? errno : 0;
+    errno = saved;
+    if (error == EAGAIN || error == EWOULDBLOCK || error == EINTR) {
+        atomic_fetch_add_explicit(&p->empty_reads, 1, memory_order_relaxed);
+        atomic_store_explicit(&p->state, XDL_PARK_ARMED, memory_order_release);
+        return error == EINTR ? -1 : 0;
+    }
+    p->filled = n > 0 ? (int64_t)n : -1;
+    atomic_fetch_add_explicit(&p->filling_reads, 1, memory_order_relaxed);
+    atomic_store_explicit(&p->state, XDL_PARK_FILLED, memory_order_release);
+    return -1;
+}
+
+/*
  * test() without Java where the mirror can answer: 0 when the request is surely not done; 1 when it is done, after
  * claiming the report (DONE -> REPORTED, once) and writing its sizes to sizes (unless NULL); -1 means ask Java
  * (failed, already reported or released, an id the mirror cannot vouch for, a comm with news since its last look).
@@ -138,7 +213,7 @@ static inline int xdl_test_mirrored(const xdl_java_api_t *api, uint64_t id, int3
     uint64_t state = atomic_load_explicit(&s->state, memory_order_acquire);
     if (state == (generation | XDL_REQUEST_PENDING)) {
         xdl_attention_t *a = (xdl_attention_t *)(uintptr_t)atomic_load_explicit(&s->attention, memory_order_relaxed);
-        return xdl_quiet(a) ? 0 : -1;
+        return xdl_quiet(a) ? 0 : xdl_parked_look(a);
     }
     if (state != (generation | XDL_REQUEST_DONE)) {
         return -1;
@@ -168,11 +243,21 @@ static inline int xdl_test_mirrored(const xdl_java_api_t *api, uint64_t id, int3
  * True when an isend on the send comm with handle id would surely be told to retry: the comm had no advertised
  * receive left at its last look and has had no completion since (an advertisement arrives as one). The send's own
  * arguments are checked by Java on the isend that finds a buffer, so a bad one is reported then, not earlier. The
- * seen word is read before starved: Java writes starved before it publishes a look through seen.
+ * seen word is read before starved: Java writes starved before it publishes a look through seen. A comm driven only
+ * because the host polls is as sure once its engine's parked read found nothing.
  */
 static inline int xdl_surely_starved(const xdl_java_api_t *api, uint64_t send_comm) {
     xdl_attention_t *a = xdl_mirrored(api, send_comm, XDL_KIND_SEND, XDL_SEND_COMM);
-    return a != NULL && xdl_quiet(a) && atomic_load_explicit(&a->starved, memory_order_acquire) != 0;
+    if (a == NULL) {
+        return 0;
+    }
+    if (xdl_quiet(a)) {
+        return atomic_load_explicit(&a->starved, memory_order_acquire) != 0;
+    }
+    /* Driven only because the host polls: the engine's parked read finding nothing brought no advertisement. */
+    return atomic_load_explicit(&a->drive, memory_order_acquire) == XDL_DRIVE_HOST_POLLS
+           && atomic_load_explicit(&a->arrivals, memory_order_acquire) == atomic_load_explicit(&a->seen, memory_order_acquire)
+           && atomic_load_explicit(&a->starved, memory_order_acquire) != 0 && xdl_parked_look(a) == 0;
 }
 
 /* The table Java registered, or NULL before registration. */

@@ -9,6 +9,7 @@
  * Arguments the host owns and we must not touch: sendDevComm/recvDevComm (RCCL may pass a {uint32_t chId}* there)
  * and the profiler handles. The 0x1 that NCCL may leave in *request on irecv is overwritten, never read.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, for ccl_bridge.h's parked read */
 #include <string.h>
 
 #include "ccl_bridge.h"

@@ -2,6 +2,7 @@ package io.xdlink.ccl;
 
 import io.xdlink.rails.Agent;
 import io.xdlink.rails.IdleStrategy;
+import io.xdlink.rails.ParkedRead;
 import io.xdlink.rails.agent.ThreadJoin;
 import io.xdlink.rails.agent.ThreadNice;
 
@@ -52,6 +53,13 @@ public final class EngineTurn implements AutoCloseable {
     private final long pauseNanos;
     /** When a host call last ran a duty cycle, on {@link #clock}; read by the standby. */
     private volatile long hostCalledAt;
+    /**
+     * Where a host's cycle that left nothing to do leaves the rail's next read for the host's next looks outside Java
+     * ({@link #parkAddress}); null unless the host polls.
+     */
+    private final ParkedRead park;
+    /** The longest a parked read stands in for the host's looks before one runs the engine again. */
+    private final long parkNanos;
 
     private EngineTurn() {
         this.agent = null;
@@ -59,6 +67,8 @@ public final class EngineTurn implements AutoCloseable {
         this.standby = null;
         this.hostPolls = false;
         this.pauseNanos = 0;
+        this.park = null;
+        this.parkNanos = 0;
     }
 
     /**
@@ -90,6 +100,10 @@ public final class EngineTurn implements AutoCloseable {
         this.clock = clock;
         this.hostPolls = hostPolls;
         this.pauseNanos = hostPolls ? standbyPauseNanos : 0;
+        this.park = hostPolls ? new ParkedRead() : null;
+        // A quarter of the standby's pause, so host calls keep running the engine (and keep the standby aside) while
+        // the host polls; without a pause, 100 us.
+        this.parkNanos = pauseNanos > 0 ? Math.max(1, pauseNanos / 4) : 100_000;
         this.hostCalledAt = clock.getAsLong() - this.pauseNanos;
         this.standby = Thread.ofPlatform().name(agent.roleName() + "-standby").daemon(true)
                 .start(() -> {
@@ -139,6 +153,25 @@ public final class EngineTurn implements AutoCloseable {
             return;
         }
         postPending = true;
+        revokePark();
+    }
+
+    /**
+     * The address of the block where this engine leaves its rail's next read for a host's looks
+     * ({@link ParkedRead}), or 0 when the host's calls do not step it: a host polling for a request that is not done,
+     * on a comm with nothing new, then reads the socket itself and answers "not done" outside Java when the read
+     * finds nothing, as a socket transport's {@code test()} does. Armed at the end of a host call's duty cycle that
+     * left nothing to send ({@link Agent#parkRead}), until the engine's next timer or a quarter of the standby's
+     * pause; taken back by the rail's next read, and by any post that needs a duty cycle to leave.
+     */
+    public long parkAddress() {
+        return park == null ? 0 : park.address();
+    }
+
+    private void revokePark() {
+        if (park != null) {
+            park.revoke();
+        }
     }
 
     private void run(boolean posted) {
@@ -153,11 +186,17 @@ public final class EngineTurn implements AutoCloseable {
             // by then and this call takes it.
             missed = true;
             if (!turn.tryLock()) {
+                // The holder may be arming the parked read right now: it checks the mark after arming, and this
+                // takes back what it armed before, so the host's next look runs a cycle either way.
+                revokePark();
                 return;
             }
         }
         try {
             cycle(posted);
+            if (park != null) {
+                parkRead();
+            }
         } catch (Throwable t) {
             // The engine's failures reach the connections as errors; a host's call must not carry them.
             lastError = t;
@@ -186,6 +225,25 @@ public final class EngineTurn implements AutoCloseable {
             return agent.doWork();
         }
         return agent.doWorkStandingBy();
+    }
+
+    /**
+     * Leaves the rail's next read to the host's next looks when the cycle just run left nothing to do until the
+     * engine's next timer. A post marked meanwhile ({@code postPending}, {@code missed}) takes it back: the post and the
+     * arming each check the other after writing their own word.
+     */
+    private void parkRead() {
+        if (postPending) {
+            return;
+        }
+        long next = agent.nextDeadlineNanos();
+        long wait = next == Long.MAX_VALUE ? parkNanos : Math.min(parkNanos, next - clock.getAsLong());
+        if (wait <= 0) {
+            return;
+        }
+        if (agent.parkRead(park, System.nanoTime() + wait) && (postPending || missed)) {
+            park.revoke();
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.xdlink.ccl;
 
 import io.xdlink.rails.Agent;
 import io.xdlink.rails.IdleStrategy;
+import io.xdlink.rails.ParkedRead;
 import io.xdlink.rails.agent.ThreadNice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -84,6 +85,31 @@ class EngineTurnTest {
         @Override
         public String roleName() {
             return "test-engine";
+        }
+
+        /** Whether the agent leaves its rail's read to the host when asked ({@link Agent#parkRead}), as one idle rail. */
+        volatile boolean parks;
+        /** When the agent's next timer is due ({@link Agent#nextDeadlineNanos}). */
+        volatile long nextDeadline = Long.MAX_VALUE;
+        final AtomicInteger parkCalls = new AtomicInteger();
+        volatile ParkedRead parked;
+        volatile long parkedUntil;
+
+        @Override
+        public long nextDeadlineNanos() {
+            return nextDeadline;
+        }
+
+        @Override
+        public boolean parkRead(ParkedRead park, long deadline) {
+            if (!parks) {
+                return false;
+            }
+            parkCalls.incrementAndGet();
+            parked = park;
+            parkedUntil = deadline;
+            // No host reads this block: the descriptor and place only have to be plausible.
+            return park.arm(this, 0, 4096, 64, deadline);
         }
     }
 
@@ -509,5 +535,95 @@ class EngineTurnTest {
         EngineTurn.NONE.step();
         EngineTurn.NONE.close();
         assertThat(EngineTurn.NONE.lastError()).isNull();
+    }
+
+    @Test
+    @Timeout(60)
+    void aHostsCycleThatLeftNothingToDoLeavesTheRailsReadToItsLooksUntilTheNextTimerAndAPostTakesItBack()
+            throws Exception {
+        CountingAgent agent = new CountingAgent();
+        agent.parks = true;
+        AtomicBoolean stop = new AtomicBoolean();
+        long pause = TimeUnit.SECONDS.toNanos(30);
+        EngineTurn t = new EngineTurn(agent, sleepsUntil(stop), System::nanoTime, true, pause);
+        try {
+            awaitTheStandbysFirstCycle(agent);
+            assertThat(agent.parkCalls.get()).as("the standby leaves nothing to the host").isZero();
+            long before = System.nanoTime();
+            t.poll();
+            assertThat(agent.parkCalls.get()).isEqualTo(1);
+            assertThat(agent.parked.address()).isEqualTo(t.parkAddress()).isNotZero();
+            assertThat(agent.parked.state()).isEqualTo(ParkedRead.ARMED);
+            assertThat(agent.parkedUntil).as("a quarter of the standby's pause at most")
+                    .isBetween(before, System.nanoTime() + pause / 4);
+
+            t.postLater();
+            assertThat(agent.parked.state()).as("a post left for the host's next call takes the read back")
+                    .isEqualTo(ParkedRead.IDLE);
+            agent.nextDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
+            t.poll();
+            assertThat(agent.callerFull.get()).as("that call ran the post's cycle").isEqualTo(1);
+            assertThat(agent.parkCalls.get()).isEqualTo(2);
+            assertThat(agent.parkedUntil).as("no later than the engine's next timer")
+                    .isLessThan(agent.nextDeadline + TimeUnit.MICROSECONDS.toNanos(100));
+
+            agent.parked.claim(agent); // the rail's next poll takes it back
+            agent.nextDeadline = System.nanoTime() - 1;
+            t.poll();
+            assertThat(agent.parkCalls.get()).as("a timer due: the next look runs the engine").isEqualTo(2);
+        } finally {
+            stop.set(true);
+            t.close();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aPostThatFindsTheTurnTakenTakesTheReadBackAndTheHolderLeavesNoneBehindIt() throws Exception {
+        CountingAgent agent = new CountingAgent();
+        agent.parks = true;
+        AtomicBoolean stop = new AtomicBoolean();
+        EngineTurn t = new EngineTurn(agent, sleepsUntil(stop), System::nanoTime, true, TimeUnit.SECONDS.toNanos(30));
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            awaitTheStandbysFirstCycle(agent);
+            t.poll();
+            ParkedRead park = agent.parked;
+            assertThat(park.state()).isEqualTo(ParkedRead.ARMED);
+            park.claim(agent);
+            // Another host thread's look holds the turn, its cycle under way.
+            agent.inside = () -> {
+                agent.inside = () -> { };
+                hold(holding, release);
+            };
+            Thread other = Thread.ofPlatform().start(t::poll);
+            assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+            t.step(); // a post: the turn is taken, so it marks it
+            release.countDown();
+            other.join();
+            assertThat(agent.parkCalls.get()).as("the holder's cycle asked to park").isEqualTo(2);
+            assertThat(park.state()).as("and took it back at once for the marked post").isEqualTo(ParkedRead.IDLE);
+        } finally {
+            stop.set(true);
+            release.countDown();
+            t.close();
+        }
+    }
+
+    @Test
+    void aHostThatDoesNotPollHasNoReadToLeave() {
+        CountingAgent agent = new CountingAgent();
+        agent.parks = true;
+        EngineTurn t = turn(agent);
+        try {
+            assertThat(t.parkAddress()).isZero();
+            t.poll();
+            t.step();
+            assertThat(agent.parkCalls.get()).isZero();
+            assertThat(EngineTurn.NONE.parkAddress()).isZero();
+        } finally {
+            t.close();
+        }
     }
 }

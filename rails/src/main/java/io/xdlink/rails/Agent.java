@@ -62,6 +62,18 @@ public interface Agent {
         return Long.MAX_VALUE;
     }
 
+    /**
+     * Right after a duty cycle, by the thread that ran it: when that cycle left nothing to send and the agent reads
+     * one rail, leaves that rail's next read to {@code park}'s reader until {@code deadline} ({@link
+     * System#nanoTime()}; the caller keeps it before {@link #nextDeadlineNanos}), see {@link
+     * RailTransport#parkRead}. By default never.
+     *
+     * @return whether the block is now armed
+     */
+    default boolean parkRead(ParkedRead park, long deadline) {
+        return false;
+    }
+
     /** Called once on the agent's thread after its last duty cycle. */
     default void onClose() {
     }

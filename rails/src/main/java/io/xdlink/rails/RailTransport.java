@@ -127,6 +127,19 @@ public interface RailTransport extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Leaves this rail's next read to {@code park}'s reader until {@code deadline} ({@link System#nanoTime()}), when
+     * the rail's last poll found nothing and nothing waits to go out: a host polling for a request that is not done
+     * then reads the socket itself, outside Java ({@link ParkedRead}), and the rail takes what that read brought at
+     * its next poll. Owning engine's thread only, right after a duty cycle. A transport without such a socket answers
+     * false, and so does one that has anything else to do.
+     *
+     * @return whether the block is now armed for this rail
+     */
+    default boolean parkRead(ParkedRead park, long deadline) {
+        return false;
+    }
+
     @Override
     void close();
 

@@ -13,23 +13,29 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * post again). While it has none, a request of that end that was not done at the last look is still not done, and
  * {@code test()} can say so without taking the end's lock or polling its completion queues.
  *
- * <p>The state is four 64-bit words in native memory, so the plugin's C trampolines read exactly what Java reads:
+ * <p>The state is five 64-bit words in native memory, so the plugin's C trampolines read exactly what Java reads:
  * {@code arrivals} (completions produced, counted by the producing thread after each is pollable), {@code seen}
  * (the arrivals the end had counted before its last drain), {@code drive} (non-zero while the end must run
- * whatever happens) and {@code starved} (non-zero while a send end had no advertised receive left at its last
- * look, so a new send can only be told "retry"). Quiet means {@code arrivals == seen && drive == 0}; a quiet,
- * starved end stays starved, since an advertisement reaches it only as a completion. Blocks come from a pool in the global
- * arena and are reused, never unmapped, so a host that tests a request after closing its comm reads stale words,
- * never freed memory.
+ * whatever happens: {@link #DRIVE_PROGRESS} for its own progress, {@link #DRIVE_HOST_POLLS} while the host's calls
+ * step the engine), {@code starved} (non-zero while a send end had no advertised receive left at its last look, so
+ * a new send can only be told "retry") and {@code park} (the address of the engine's {@link
+ * io.xdlink.rails.ParkedRead}, or 0). Quiet means {@code arrivals == seen && drive == 0}; a quiet, starved end stays
+ * starved, since an advertisement reaches it only as a completion. Blocks come from a pool in the global arena and
+ * are reused, never unmapped, so a host that tests a request after closing its comm reads stale words, never freed
+ * memory.
  */
 public final class Attention {
-    /** Bytes of one block: arrivals, seen, drive, starved. */
-    public static final long BYTES = 4 * JAVA_LONG.byteSize();
+    /** Bytes of one block: arrivals, seen, drive, starved, park. */
+    public static final long BYTES = 5 * JAVA_LONG.byteSize();
     /** Offsets of the words in a block, as ccl_bridge.h's {@code xdl_attention_t} lays them out. */
     public static final long ARRIVALS = 0;
     public static final long SEEN = 8;
     public static final long DRIVE = 16;
     public static final long STARVED = 24;
+    public static final long PARK = 32;
+    /** Bits of the drive word: the end's own progress needs its owner; the host's calls step the engine. */
+    public static final long DRIVE_PROGRESS = 1;
+    public static final long DRIVE_HOST_POLLS = 2;
     private static final int SLAB_BLOCKS = 256;
     private static final VarHandle WORD = JAVA_LONG.varHandle();
     private static final ConcurrentLinkedQueue<MemorySegment> FREE = new ConcurrentLinkedQueue<>();
@@ -44,7 +50,17 @@ public final class Attention {
         long now = (long) WORD.getVolatile(words, ARRIVALS);
         WORD.setVolatile(words, DRIVE, 0L);
         WORD.setVolatile(words, STARVED, 0L);
+        WORD.setVolatile(words, PARK, 0L);
         WORD.setVolatile(words, SEEN, now - 1);
+    }
+
+    /**
+     * Where the end's engine leaves its rail's next read for a host's look ({@link io.xdlink.rails.ParkedRead}), or 0:
+     * while the end is driven only because the host polls and nothing arrived since its last look, a host's
+     * {@code test()} may make that read itself and answer "not done" when it finds nothing.
+     */
+    void park(long address) {
+        WORD.setRelease(words, PARK, address);
     }
 
     private static MemorySegment allocateSlab() {
@@ -81,14 +97,16 @@ public final class Attention {
     }
 
     /**
-     * Records that every completion up to {@code arrivals} was drained and whether the end must still be driven.
-     * Called under the end's lock, after the requests those completions finished were marked finished.
+     * Records that every completion up to {@code arrivals} was drained and whether the end must still be driven: for
+     * its own progress ({@code progress}), or because the host's calls step the engine ({@code hostPolls}), which a
+     * host's look outside Java may stand in for. Called under the end's lock, after the requests those completions
+     * finished were marked finished.
      */
-    void settle(long arrivals, boolean drive) {
+    void settle(long arrivals, boolean progress, boolean hostPolls) {
         if (released) {
             return;
         }
-        WORD.setRelease(words, DRIVE, drive ? 1L : 0L);
+        WORD.setRelease(words, DRIVE, (progress ? DRIVE_PROGRESS : 0L) | (hostPolls ? DRIVE_HOST_POLLS : 0L));
         WORD.setRelease(words, SEEN, arrivals);
     }
 
@@ -115,7 +133,7 @@ public final class Attention {
                 && (long) WORD.getAcquire(words, DRIVE) == 0L;
     }
 
-    /** Where the three words are, for native readers. */
+    /** Where the words are, for native readers. */
     public long address() {
         return words.address();
     }
@@ -126,8 +144,9 @@ public final class Attention {
             return;
         }
         released = true;
-        WORD.setRelease(words, DRIVE, 1L);
+        WORD.setRelease(words, DRIVE, DRIVE_PROGRESS);
         WORD.setRelease(words, STARVED, 0L);
+        WORD.setRelease(words, PARK, 0L);
         FREE.add(words);
     }
 }

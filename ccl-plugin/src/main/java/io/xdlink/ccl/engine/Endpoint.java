@@ -58,6 +58,7 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
         this.qp = qp;
         this.turn = turn;
         this.drainOnArrival = drainOnArrival;
+        attention.park(turn.parkAddress());
         // Freed by the collector once the end and its region are gone, not by a close: a shared arena's memory costs
         // every system call that writes an advertisement from it, or reads one into it, an atomic acquire and
         // release of the arena (Java's channels hold a shared arena open across each call), and the bytes are few.
@@ -157,10 +158,11 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
     /**
      * Publishes a look through the attention ({@link Attention#settle}): every completion up to {@code arrivals} was
      * drained, and the end must still be driven when {@code drive} says so or the host polls the engine
-     * ({@code ccl_host_polls}: then no call is answered by the native mirror alone).
+     * ({@code ccl_host_polls}: then no call is answered by the native mirror alone, unless the mirror reads the
+     * engine's rail itself and finds nothing, {@link EngineTurn#parkAddress}).
      */
     final void settle(long arrivals, boolean drive) {
-        attention.settle(arrivals, drive || turn.hostPolls());
+        attention.settle(arrivals, drive, turn.hostPolls());
     }
 
     /** One completion of this end's queue pair, under the end's lock. */

@@ -3,6 +3,7 @@ package io.xdlink.ccl.abi;
 import io.xdlink.ccl.CclNet;
 import io.xdlink.ccl.abi.HandleTable.Kind;
 import io.xdlink.ccl.engine.Attention;
+import io.xdlink.rails.ParkedRead;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -43,7 +44,13 @@ class BridgeHeaderContractTest {
             entry("XDL_REQUEST_REPORTED", new Java("RequestMirror.REPORTED", RequestMirror.REPORTED)),
             entry("XDL_MIRROR_SIZES", new Java("RequestMirror.MAX_SIZES", RequestMirror.MAX_SIZES)),
             entry("XDL_STATUS_PAGE_BITS", new Java("RequestMirror.PAGE_BITS", RequestMirror.PAGE_BITS)),
-            entry("XDL_STATUS_PAGES", new Java("RequestMirror.PAGES", RequestMirror.PAGES)));
+            entry("XDL_STATUS_PAGES", new Java("RequestMirror.PAGES", RequestMirror.PAGES)),
+            entry("XDL_DRIVE_PROGRESS", new Java("Attention.DRIVE_PROGRESS", Attention.DRIVE_PROGRESS)),
+            entry("XDL_DRIVE_HOST_POLLS", new Java("Attention.DRIVE_HOST_POLLS", Attention.DRIVE_HOST_POLLS)),
+            entry("XDL_PARK_IDLE", new Java("ParkedRead.IDLE", ParkedRead.IDLE)),
+            entry("XDL_PARK_ARMED", new Java("ParkedRead.ARMED", ParkedRead.ARMED)),
+            entry("XDL_PARK_BUSY", new Java("ParkedRead.BUSY", ParkedRead.BUSY)),
+            entry("XDL_PARK_FILLED", new Java("ParkedRead.FILLED", ParkedRead.FILLED)));
 
     /**
      * C constants with no Java counterpart, each with the reason. None today: every constant in the header is one
@@ -62,14 +69,25 @@ class BridgeHeaderContractTest {
             entry("xdl_attention_t.seen", new Java("Attention.SEEN", Attention.SEEN)),
             entry("xdl_attention_t.drive", new Java("Attention.DRIVE", Attention.DRIVE)),
             entry("xdl_attention_t.starved", new Java("Attention.STARVED", Attention.STARVED)),
+            entry("xdl_attention_t.park", new Java("Attention.PARK", Attention.PARK)),
             entry("sizeof(xdl_attention_t)", new Java("Attention.BYTES", Attention.BYTES)),
+            entry("xdl_park_t.state", new Java("ParkedRead.STATE", ParkedRead.STATE)),
+            entry("xdl_park_t.fd", new Java("ParkedRead.DESCRIPTOR", ParkedRead.DESCRIPTOR)),
+            entry("xdl_park_t.address", new Java("ParkedRead.ADDRESS", ParkedRead.ADDRESS)),
+            entry("xdl_park_t.room", new Java("ParkedRead.ROOM", ParkedRead.ROOM)),
+            entry("xdl_park_t.deadline", new Java("ParkedRead.DEADLINE", ParkedRead.DEADLINE)),
+            entry("xdl_park_t.filled", new Java("ParkedRead.FILLED_BYTES", ParkedRead.FILLED_BYTES)),
+            entry("xdl_park_t.empty_reads", new Java("ParkedRead.EMPTY_READS", ParkedRead.EMPTY_READS)),
+            entry("xdl_park_t.filling_reads", new Java("ParkedRead.FILLING_READS", ParkedRead.FILLING_READS)),
+            entry("sizeof(xdl_park_t)", new Java("ParkedRead.BYTES", ParkedRead.BYTES)),
             entry("xdl_java_api_t.request_pages", new Java("NativeBridge.requestPagesOffset()",
                     NativeBridge.requestPagesOffset())),
             entry("sizeof(xdl_java_api_t)", new Java("NativeBridge.tableBytes()", NativeBridge.tableBytes())));
 
     /** Offsets and sizes with no Java counterpart, each with the reason. */
     static final Map<String, String> LAYOUT_C_ONLY = Map.of(
-            "xdl_request_status_t.padding", "fills an entry to one cache line; nothing reads it");
+            "xdl_request_status_t.padding", "fills an entry to one cache line; nothing reads it",
+            "xdl_park_t.padding", "fills the block to one cache line; nothing reads it");
 
     /** The one entry point named differently on the two sides, and why. */
     static final Map<String, String> SLOT_NAMED_OTHERWISE = Map.of(
@@ -219,6 +237,7 @@ class BridgeHeaderContractTest {
                     _Atomic int64_t arrivals;
                     _Atomic int64_t drive;
                     _Atomic int64_t starved;
+                    _Atomic uint64_t park;
                     int64_t spare;
                 } xdl_attention_t;
                 typedef struct {
@@ -231,8 +250,8 @@ class BridgeHeaderContractTest {
         assertThat(wrong).contains(
                 "xdl_attention_t.seen: ccl_bridge.h says 0, Java's Attention.SEEN says 8",
                 "xdl_attention_t.arrivals: ccl_bridge.h says 8, Java's Attention.ARRIVALS says 0",
-                "sizeof(xdl_attention_t): ccl_bridge.h says 40, Java's Attention.BYTES says 32");
-        assertThat(wrong).anySatisfy(w -> assertThat(w).startsWith("xdl_attention_t.spare (32, ccl_bridge.h) has no"
+                "sizeof(xdl_attention_t): ccl_bridge.h says 48, Java's Attention.BYTES says 40");
+        assertThat(wrong).anySatisfy(w -> assertThat(w).startsWith("xdl_attention_t.spare (40, ccl_bridge.h) has no"
                 + " Java constant mapped to it in BridgeHeaderContractTest.LAYOUT"));
         assertThat(wrong).anySatisfy(w -> assertThat(w).startsWith("xdl_java_api_t's entry points [devices, init]"
                 + " are not NativeBridge's slots [init, devices,"));

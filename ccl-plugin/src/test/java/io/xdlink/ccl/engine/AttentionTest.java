@@ -49,7 +49,8 @@ class AttentionTest {
 
     private static long[] words(Attention a) {
         MemorySegment w = MemorySegment.ofAddress(a.address()).reinterpret(Attention.BYTES);
-        return new long[] {w.get(JAVA_LONG, 0), w.get(JAVA_LONG, 8), w.get(JAVA_LONG, 16), w.get(JAVA_LONG, 24)};
+        return new long[] {w.get(JAVA_LONG, 0), w.get(JAVA_LONG, 8), w.get(JAVA_LONG, 16), w.get(JAVA_LONG, 24),
+                w.get(JAVA_LONG, 32)};
     }
 
     private IsendRequest sendWhenMatched(MemorySegment data, int tag, MemoryRegion memory) throws CclException {
@@ -154,7 +155,8 @@ class AttentionTest {
         recv.close();
         assertThat(r.finished()).isTrue();
         assertThat(told[0]).as("the finish listener ran").isTrue();
-        assertThat(words(attention)[2]).as("drive of a released block").isEqualTo(1);
+        assertThat(words(attention)[2]).as("drive of a released block").isEqualTo(Attention.DRIVE_PROGRESS);
+        assertThat(words(attention)[4]).as("a released block leads to no parked read").isZero();
         assertThatThrownBy(() -> r.test(null)).isInstanceOf(CclException.class);
     }
 
@@ -224,7 +226,10 @@ class AttentionTest {
 
             assertThat(send.isend(src, 7, srcMem)).as("nothing advertised yet").isNull();
             assertThat(send.surelyStarved()).as("starved, but a polling host's isend still steps the engine").isFalse();
-            assertThat(words(send.attention)[2]).as("the drive word natives read").isEqualTo(1);
+            assertThat(words(send.attention)[2]).as("the drive word natives read: driven only because the host polls")
+                    .isEqualTo(Attention.DRIVE_HOST_POLLS);
+            assertThat(words(send.attention)[4]).as("where the turn leaves its rail's read to the host's looks")
+                    .isEqualTo(polls.parkAddress()).isNotZero();
             IrecvRequest r = recv.irecv(new MemorySegment[] {dst}, new int[] {7}, new MemoryRegion[] {dstMem});
             assertThat(r.test(null)).isFalse();
             assertThat(recv.attention.quiet()).as("a look settled, and still driven").isFalse();

@@ -1,6 +1,7 @@
 package io.xdlink.rails.engine;
 
 import io.xdlink.rails.Agent;
+import io.xdlink.rails.ParkedRead;
 import io.xdlink.rails.RailClosedException;
 import io.xdlink.rails.RailTransport;
 import io.xdlink.rails.RailsSettings;
@@ -68,6 +69,8 @@ public final class DeviceEngine implements Agent {
     private static final Runnable NO_WAKER = () -> { };
     private volatile Runnable waker = NO_WAKER;
     private long now;
+    /** Whether the last cycle's final send and flush found nothing to do ({@link #parkRead}). */
+    private boolean settled;
     /** See {@link #lastMidTransferNanos}; written by the engine's thread at the end of a cycle. */
     private volatile long midTransferAt = Long.MIN_VALUE;
     private long nextDeadline = Long.MAX_VALUE;
@@ -182,9 +185,10 @@ public final class DeviceEngine implements Agent {
         if (now >= nextDeadline) {
             work += runTimers();
         }
-        work += send();
-        work += flush();
+        int tail = send() + flush();
+        work += tail;
         work += removeClosed();
+        settled = tail == 0;
         if (midTransfer()) {
             midTransferAt = now;
         }
@@ -199,6 +203,21 @@ public final class DeviceEngine implements Agent {
             }
         }
         return false;
+    }
+
+    /**
+     * Leaves the rail's next read to {@code park} when this engine reads one rail and its last cycle ended with
+     * nothing it could send: what it still holds waits for the peer (an acknowledgement, an advertisement, room in
+     * the window), which can only come through that read, or for a timer, which the caller keeps before
+     * {@code deadline}. Two rails are read in turns by the engine itself.
+     */
+    @Override
+    public boolean parkRead(ParkedRead park, long deadline) {
+        if (closed || !settled || rails.size() != 1) {
+            return false;
+        }
+        Rail r = rails.get(0);
+        return r.isUp() && r.transport.parkRead(park, deadline);
     }
 
     @Override

@@ -57,6 +57,8 @@ final class RecordReader {
     private int recordLength;
     /** The last read took less than it had room for: the socket had nothing more at that moment. */
     private boolean drained;
+    /** The room the last {@link #fill} asked for. */
+    private int lastRoom;
     private final RunLimits runs;
     /**
      * The longest plain record, or run header with its heads: a fill makes sure one fits behind the unread bytes.
@@ -139,6 +141,7 @@ final class RecordReader {
         }
         int room = (int) Math.min(buffer.capacity() - end, Math.max(1L, most));
         buffer.limit(end + room).position(end);
+        lastRoom = room;
         int n = channel.read(buffer);
         if (n < 0) {
             endOfStream = true;
@@ -147,6 +150,32 @@ final class RecordReader {
         end += n;
         drained = n < room;
         return n;
+    }
+
+    /**
+     * Where the last {@link #fill} put, or would have put, its bytes: after one that found nothing, the next asks
+     * for the same place and room as long as nothing else touches the reader, so another thread's read may go there
+     * instead ({@link #took}).
+     */
+    long fillAddress() {
+        return segment.address() + end;
+    }
+
+    /** The most bytes the last {@link #fill} asked for. */
+    int fillRoom() {
+        return lastRoom;
+    }
+
+    /**
+     * Takes {@code n} bytes (1 to {@link #fillRoom()}) that another thread read into {@link #fillAddress()} for the
+     * next {@link #fill}, as that fill would have.
+     */
+    void took(int n) {
+        if (n <= 0 || n > lastRoom) {
+            throw new IllegalArgumentException(n + " bytes read for a fill of at most " + lastRoom);
+        }
+        end += n;
+        drained = n < lastRoom;
     }
 
     /**

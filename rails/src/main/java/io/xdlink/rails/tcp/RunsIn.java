@@ -92,6 +92,17 @@ final class RunsIn {
     }
 
     /**
+     * Takes {@code n} bytes another thread read where the last {@link #fill}, which found nothing, asked for them, as
+     * that fill would have taken them ({@link RecordReader#took}).
+     */
+    void took(int n) {
+        reader.took(n);
+        if (shortReads > 0) {
+            shortReads--;
+        }
+    }
+
+    /**
      * Takes the run record the reader just took whole at {@code at}: every head's payload length is checked against
      * the run's total before any frame is handed over, so a record whose heads and payload disagree ends the rail
      * and hands nothing.

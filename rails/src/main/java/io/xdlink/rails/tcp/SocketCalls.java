@@ -157,6 +157,22 @@ final class SocketCalls {
     }
 
     /** A channel's descriptor, found while the channel had these addresses. */
+    /**
+     * The descriptor of {@code channel}'s connected socket, or -1 where it cannot be found (no native access, another
+     * platform): for a reader outside Java ({@link io.xdlink.rails.ParkedRead}). The channel keeps it open until it
+     * closes.
+     */
+    static int descriptor(SocketChannel channel) {
+        if (NATIVES.isEmpty()) {
+            return -1;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            return descriptorOf(channel, arena);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     private record Found(NetworkChannel channel, InetSocketAddress local, InetSocketAddress remote, int fd) {
     }
 

@@ -1,5 +1,6 @@
 package io.xdlink.rails.tcp;
 
+import io.xdlink.rails.ParkedRead;
 import io.xdlink.rails.RailClosedException;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailTransport;
@@ -63,6 +64,12 @@ public final class TcpRailTransport implements RailTransport {
     private final int runFrames;
     /** The run records coming in: the one being handed over, or read straight into its place. */
     private final RunsIn runs;
+    /** The block this rail armed last ({@link #parkRead}), or null: claimed before every read, dropped at close. */
+    private ParkedRead parked;
+    /** Whether the last poll ended on a read that found nothing, nothing having touched the reader since. */
+    private boolean idleRead;
+    /** The socket's descriptor for {@link #parkRead}: -2 until looked up, -1 where it cannot be found. */
+    private int descriptor = -2;
     /** A run's frame laid out whole, when payloads are not written from their memory. */
     private final WholeFrame whole = new WholeFrame(FrameLayout.MAX_STREAM_FRAME_BYTES);
 
@@ -278,6 +285,7 @@ public final class TcpRailTransport implements RailTransport {
         int handed = 0;
         try {
             joinWaiter();
+            takeParked();
             while (handed < limit) {
                 if (runs.handing()) {
                     handed += runs.hand(receiver, limit - handed);
@@ -309,6 +317,7 @@ public final class TcpRailTransport implements RailTransport {
                 }
                 int read = runs.fill(channel);
                 if (read == 0) {
+                    idleRead = true;
                     if (handed == 0) {
                         // Nothing at all: the engine may idle next, so the next frame to arrive wakes it. A poll
                         // that handed frames over leaves this to the next one, so a busy stream costs the loop
@@ -334,6 +343,48 @@ public final class TcpRailTransport implements RailTransport {
             throw fail(info.name() + ": the memory a payload was read into was closed: " + e.getMessage(), e);
         }
         return handed;
+    }
+
+    /**
+     * Takes back the block this rail armed, with what a read outside Java brought meanwhile: those bytes are where
+     * the read that found nothing last asked for them, and count as that read's next try. A failed read is left for
+     * this poll's own read to meet.
+     */
+    private void takeParked() {
+        idleRead = false;
+        ParkedRead p = parked;
+        if (p != null) {
+            int n = p.claim(this);
+            if (n > 0) {
+                runs.took(n);
+            }
+        }
+    }
+
+    /**
+     * Arms {@code park} with this rail's next read when the last poll ended on a read that found nothing and no
+     * output waits for room: the host's thread may then make that read itself until {@code deadline}, and this rail
+     * takes its bytes at its next poll ({@link #takeParked}). Not where the socket's descriptor cannot be found.
+     */
+    @Override
+    public boolean parkRead(ParkedRead park, long deadline) {
+        if (!idleRead || writer.pending() > 0 || failure != null) {
+            return false;
+        }
+        if (descriptor == -2) {
+            descriptor = SocketCalls.descriptor(channel);
+        }
+        if (descriptor < 0) {
+            return false;
+        }
+        synchronized (this) {
+            // Under the lock fail() sets the failure with: a rail failing now drops the block before it closes.
+            if (failure != null) {
+                return false;
+            }
+            parked = park;
+            return park.arm(this, descriptor, reader.fillAddress(), reader.fillRoom(), deadline);
+        }
     }
 
     /**
@@ -388,6 +439,14 @@ public final class TcpRailTransport implements RailTransport {
             }
         }
         arrivals.stop();
+        ParkedRead p;
+        synchronized (this) {
+            p = parked;
+        }
+        if (p != null) {
+            // A read outside Java must be over, and no other begin, before the descriptor closes and may be reused.
+            p.drop(this);
+        }
         try {
             channel.close();
         } catch (IOException ignored) {

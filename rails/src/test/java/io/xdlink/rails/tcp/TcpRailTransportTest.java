@@ -39,7 +39,7 @@ class TcpRailTransportTest {
     @RegisterExtension
     final Closer closer = new Closer();
 
-    private static int drain(TcpRailTransport rail, List<byte[]> into) {
+    static int drain(TcpRailTransport rail, List<byte[]> into) {
         return rail.poll(f -> into.add(f.toArray(ValueLayout.JAVA_BYTE)), Integer.MAX_VALUE);
     }
 
@@ -110,7 +110,8 @@ class TcpRailTransportTest {
     }
 
     /** A rail whose far end is a raw socket, so a test can put any bytes on the stream. */
-    private TcpRailTransport railFedBy(CompletableFuture<Socket> raw) throws IOException {
+    /** A rail whose peer is a plain socket ({@code raw}, once the rail's hello is answered) writing raw records. */
+    static TcpRailTransport railFedBy(Closer closer, CompletableFuture<Socket> raw) throws IOException {
         ServerSocket server = closer.track(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
         UUID me = UUID.randomUUID();
         UUID them = UUID.randomUUID();
@@ -132,7 +133,7 @@ class TcpRailTransportTest {
                 new RailHello(me, them, 3), new RailInfo("rail x", "l", LINK, false), TcpSettings.defaults(), null));
     }
 
-    private static RailClosedException pollUntilClosed(TcpRailTransport rail, List<byte[]> got) {
+    static RailClosedException pollUntilClosed(TcpRailTransport rail, List<byte[]> got) {
         RailClosedException[] thrown = new RailClosedException[1];
         Await.until("the rail to close", () -> {
             try {
@@ -150,7 +151,7 @@ class TcpRailTransportTest {
     @Test
     void aFrameOnlyPartlyReadIsATransferUnderWay() throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(raw);
+        TcpRailTransport rail = railFedBy(closer, raw);
         try (Socket s = raw.get(30, TimeUnit.SECONDS)) {
             List<byte[]> got = new ArrayList<>();
             s.getOutputStream().write(new byte[] {0, 3, 7});
@@ -174,7 +175,7 @@ class TcpRailTransportTest {
     @Test
     void framesBeforeThePeerClosesArriveThenTheRailReportsClosed() throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(raw);
+        TcpRailTransport rail = railFedBy(closer, raw);
         try (Socket s = raw.get(30, TimeUnit.SECONDS)) {
             s.getOutputStream().write(new byte[] {0, 2, 7, 8, 0, 1, 9});
         }
@@ -377,7 +378,7 @@ class TcpRailTransportTest {
     /** A rail whose peer is a plain socket, {@link #fed}, that has written what {@code feed} writes. */
     private TcpRailTransport railFedBy(Feed feed) throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(raw);
+        TcpRailTransport rail = railFedBy(closer, raw);
         fed = closer.track(raw.get(30, TimeUnit.SECONDS));
         feed.first(fed);
         return rail;
@@ -464,7 +465,7 @@ class TcpRailTransportTest {
     void aRunLongerThanTheRailsBufferIsReadIntoItsPlaceOrIntoScratchMemoryAndHandedOverWhole(boolean take)
             throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(raw);
+        TcpRailTransport rail = railFedBy(closer, raw);
         Socket s = closer.track(raw.get(30, TimeUnit.SECONDS));
         int[] lengths = new int[40];
         java.util.Arrays.fill(lengths, 16000);
@@ -499,7 +500,7 @@ class TcpRailTransportTest {
     @Test
     void aStreamThatEndsInsideAPayloadBeingReadIntoPlaceClosesTheRail() throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(raw);
+        TcpRailTransport rail = railFedBy(closer, raw);
         byte[] record = runRecord(16000, 16000, 1000);
         Placing receiver = new Placing(java.lang.foreign.Arena.ofAuto().allocate(33000), true);
         try (Socket s = raw.get(30, TimeUnit.SECONDS)) {
@@ -524,7 +525,7 @@ class TcpRailTransportTest {
     @Test
     void aRunWhoseHeadsDisagreeWithItsRecordClosesTheRailAndHandsNothing() throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(raw);
+        TcpRailTransport rail = railFedBy(closer, raw);
         Socket s = closer.track(raw.get(30, TimeUnit.SECONDS));
         ByteBuffer b = ByteBuffer.allocate(RecordReader.RUN_HEADER_BYTES + 2 * HEAD + 10);
         b.putShort((short) (RecordReader.RUN_FLAG | HEAD)).putShort((short) 2).putInt(10);
@@ -543,7 +544,7 @@ class TcpRailTransportTest {
     @Test
     void anOversizedLengthOnTheStreamClosesTheRailNamingIt() throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(raw);
+        TcpRailTransport rail = railFedBy(closer, raw);
         Socket s = closer.track(raw.get(30, TimeUnit.SECONDS));
         s.getOutputStream().write(new byte[] {0, 1, 5, 0x40, 0x01});
         List<byte[]> got = new ArrayList<>();
@@ -556,7 +557,7 @@ class TcpRailTransportTest {
     @Test
     void aStreamCutInsideTheLengthPrefixClosesTheRailNamingIt() throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(raw);
+        TcpRailTransport rail = railFedBy(closer, raw);
         try (Socket s = raw.get(30, TimeUnit.SECONDS)) {
             s.getOutputStream().write(new byte[] {0});
         }

@@ -1,0 +1,123 @@
+package io.xdlink.rails;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The block's state word between the rail that arms it and a host's reader outside Java: who may write what when,
+ * and that Java never goes on while a read is under way.
+ */
+class ParkedReadTest {
+    private static final VarHandle INT = JAVA_INT.varHandle();
+    private static final VarHandle LONG = JAVA_LONG.varHandle();
+    private static final long FAR = System.nanoTime() + TimeUnit.HOURS.toNanos(1);
+    private final Object rail = new Object();
+
+    /** What a reader does once its read brought {@code n} bytes (or -1): filled, for the rail to take. */
+    private static void filled(ParkedRead park, long n) {
+        assertThat(INT.compareAndSet(park.block(), ParkedRead.STATE, ParkedRead.ARMED, ParkedRead.BUSY)).isTrue();
+        LONG.setRelease(park.block(), ParkedRead.FILLED_BYTES, n);
+        INT.setVolatile(park.block(), ParkedRead.STATE, ParkedRead.FILLED);
+    }
+
+    @Test
+    void armingWritesEveryWordTheReaderReadsAndOnlyFromIdle() {
+        ParkedRead park = new ParkedRead();
+        assertThat(park.address() % 64).as("one cache line of its own").isZero();
+        assertThat(park.arm(rail, 5, 4096, 0, FAR)).as("no room").isFalse();
+        assertThat(park.arm(rail, -1, 4096, 10, FAR)).as("no descriptor").isFalse();
+        assertThat(park.state()).isEqualTo(ParkedRead.IDLE);
+        assertThat(park.arm(rail, 5, 4096, 10, FAR)).isTrue();
+        MemorySegment b = park.block();
+        assertThat((int) INT.get(b, ParkedRead.DESCRIPTOR)).isEqualTo(5);
+        assertThat((long) LONG.get(b, ParkedRead.ADDRESS)).isEqualTo(4096);
+        assertThat((long) LONG.get(b, ParkedRead.ROOM)).isEqualTo(10);
+        assertThat((long) LONG.get(b, ParkedRead.DEADLINE)).isEqualTo(FAR);
+        assertThat(park.arm(rail, 6, 8192, 20, FAR)).as("already armed").isFalse();
+        assertThat((int) INT.get(b, ParkedRead.DESCRIPTOR)).isEqualTo(5);
+    }
+
+    @Test
+    void aClaimTakesWhatTheReaderBroughtOnceAndLeavesAnotherRailsBlockAlone() {
+        ParkedRead park = new ParkedRead();
+        Object other = new Object();
+        assertThat(park.claim(rail)).as("never armed").isEqualTo(ParkedRead.NOTHING);
+        park.arm(rail, 5, 4096, 100, FAR);
+        filled(park, 42);
+        assertThat(park.claim(other)).isEqualTo(ParkedRead.NOTHING);
+        assertThat(park.state()).isEqualTo(ParkedRead.FILLED);
+        assertThat(park.claim(rail)).isEqualTo(42);
+        assertThat(park.state()).isEqualTo(ParkedRead.IDLE);
+        assertThat(park.claim(rail)).isEqualTo(ParkedRead.NOTHING);
+        park.arm(rail, 5, 4096, 100, FAR);
+        filled(park, -1);
+        assertThat(park.claim(rail)).as("a read that failed").isEqualTo(ParkedRead.FAILED);
+        park.arm(rail, 5, 4096, 100, FAR);
+        assertThat(park.claim(rail)).as("armed, nothing read").isEqualTo(ParkedRead.NOTHING);
+        assertThat(park.state()).isEqualTo(ParkedRead.IDLE);
+    }
+
+    @Test
+    void aRevokeLeavesBytesForTheRailAndADropForgetsThem() {
+        ParkedRead park = new ParkedRead();
+        park.arm(rail, 5, 4096, 100, FAR);
+        park.revoke();
+        assertThat(park.state()).isEqualTo(ParkedRead.IDLE);
+        park.arm(rail, 5, 4096, 100, FAR);
+        filled(park, 7);
+        park.revoke();
+        assertThat(park.state()).isEqualTo(ParkedRead.FILLED);
+        park.drop(new Object());
+        assertThat(park.state()).as("another rail's drop").isEqualTo(ParkedRead.FILLED);
+        park.drop(rail);
+        assertThat(park.state()).isEqualTo(ParkedRead.IDLE);
+        assertThat(park.claim(rail)).isEqualTo(ParkedRead.NOTHING);
+    }
+
+    @Test
+    @Timeout(30)
+    void claimsRevokesAndDropsWaitForAReadUnderWay() throws Exception {
+        for (int kind = 0; kind < 3; kind++) {
+            ParkedRead park = new ParkedRead();
+            park.arm(rail, 5, 4096, 100, FAR);
+            assertThat(INT.compareAndSet(park.block(), ParkedRead.STATE, ParkedRead.ARMED, ParkedRead.BUSY)).isTrue();
+            AtomicBoolean readOver = new AtomicBoolean();
+            CountDownLatch started = new CountDownLatch(1);
+            int k = kind;
+            int[] claimed = new int[1];
+            AtomicBoolean sawReadOver = new AtomicBoolean();
+            Thread java = Thread.ofPlatform().start(() -> {
+                started.countDown();
+                switch (k) {
+                    case 0 -> claimed[0] = park.claim(rail);
+                    case 1 -> park.revoke();
+                    default -> park.drop(rail);
+                }
+                sawReadOver.set(readOver.get());
+            });
+            started.await();
+            Thread.sleep(50);
+            assertThat(java.isAlive()).as("kind %d goes on while the read is under way", k).isTrue();
+            LONG.setRelease(park.block(), ParkedRead.FILLED_BYTES, 9L);
+            readOver.set(true);
+            INT.setVolatile(park.block(), ParkedRead.STATE, ParkedRead.FILLED);
+            java.join();
+            assertThat(sawReadOver).as("kind %d returned only after the read", k).isTrue();
+            switch (k) {
+                case 0 -> assertThat(claimed[0]).isEqualTo(9);
+                case 1 -> assertThat(park.state()).isEqualTo(ParkedRead.FILLED);
+                default -> assertThat(park.state()).isEqualTo(ParkedRead.IDLE);
+            }
+        }
+    }
+}
