@@ -32,6 +32,21 @@ class ParkedReadRailTest {
     @RegisterExtension
     final Closer closer = new Closer();
 
+    /** A rail fed by a plain socket, with a block to park its reads in and the frames it handed over. */
+    private record Fed(TcpRailTransport rail, Socket socket, ParkedRead park, List<byte[]> got) {
+    }
+
+    /** A rail whose peer is a plain socket; the socket is closed by the test's closer when {@code closeSocket}. */
+    private Fed fed(boolean closeSocket) throws Exception {
+        CompletableFuture<Socket> raw = new CompletableFuture<>();
+        TcpRailTransport rail = railFedBy(closer, raw);
+        Socket s = raw.get(30, TimeUnit.SECONDS);
+        if (closeSocket) {
+            closer.track(s);
+        }
+        return new Fed(rail, s, new ParkedRead(), new ArrayList<>());
+    }
+
     private static void send(Socket s, int... bytes) throws IOException {
         byte[] b = new byte[bytes.length];
         for (int i = 0; i < b.length; i++) {
@@ -53,11 +68,11 @@ class ParkedReadRailTest {
 
     @Test
     void whatTheHostsReadBringsIsTakenAtTheRailsNextPollAsItsOwnReadWouldHaveTakenIt() throws Exception {
-        CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(closer, raw);
-        Socket s = closer.track(raw.get(30, TimeUnit.SECONDS));
-        ParkedRead park = new ParkedRead();
-        List<byte[]> got = new ArrayList<>();
+        Fed f = fed(true);
+        TcpRailTransport rail = f.rail();
+        Socket s = f.socket();
+        ParkedRead park = f.park();
+        List<byte[]> got = f.got();
         assertThat(rail.parkRead(park, System.nanoTime() + FAR)).as("no poll yet, so no read that found nothing")
                 .isFalse();
         drain(rail, got);
@@ -105,11 +120,11 @@ class ParkedReadRailTest {
 
     @Test
     void theHostsReadFinishesARecordTheRailBeganAndLooksPastTheDeadlineReadNothing() throws Exception {
-        CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(closer, raw);
-        Socket s = closer.track(raw.get(30, TimeUnit.SECONDS));
-        ParkedRead park = new ParkedRead();
-        List<byte[]> got = new ArrayList<>();
+        Fed f = fed(true);
+        TcpRailTransport rail = f.rail();
+        Socket s = f.socket();
+        ParkedRead park = f.park();
+        List<byte[]> got = f.got();
         send(s, 0);
         Await.until("the record's first byte read", () -> {
             drain(rail, got);
@@ -153,11 +168,10 @@ class ParkedReadRailTest {
 
     @Test
     void aRailThatClosesTakesItsReadBackFirstAndNeverLeavesItAgain() throws Exception {
-        CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(closer, raw);
-        closer.track(raw.get(30, TimeUnit.SECONDS));
-        ParkedRead park = new ParkedRead();
-        drain(rail, new ArrayList<>());
+        Fed f = fed(true);
+        TcpRailTransport rail = f.rail();
+        ParkedRead park = f.park();
+        drain(rail, f.got());
         assertThat(rail.parkRead(park, System.nanoTime() + FAR)).isTrue();
         rail.fail("peer dead (keepalive)", null);
         assertThat(park.state()).isEqualTo(ParkedRead.IDLE);
@@ -168,11 +182,11 @@ class ParkedReadRailTest {
 
     @Test
     void theStreamsEndThatTheHostsReadMetIsMetAgainByTheRailsOwnRead() throws Exception {
-        CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(closer, raw);
-        Socket s = raw.get(30, TimeUnit.SECONDS);
-        ParkedRead park = new ParkedRead();
-        List<byte[]> got = new ArrayList<>();
+        Fed f = fed(false);
+        TcpRailTransport rail = f.rail();
+        Socket s = f.socket();
+        ParkedRead park = f.park();
+        List<byte[]> got = f.got();
         drain(rail, got);
         assertThat(rail.parkRead(park, System.nanoTime() + FAR)).isTrue();
         s.close();
