@@ -81,7 +81,6 @@ public final class ParkedRead {
         LONG.set(block, ADDRESS, address);
         LONG.set(block, ROOM, (long) room);
         LONG.set(block, DEADLINE, deadline);
-        LONG.set(block, FILLED_BYTES, 0L);
         return INT.compareAndSet(block, STATE, IDLE, ARMED);
     }
 

@@ -156,7 +156,6 @@ final class SocketCalls {
         return NATIVES.orElseThrow(() -> new IOException("this platform gives no setsockopt through native access"));
     }
 
-    /** A channel's descriptor, found while the channel had these addresses. */
     /**
      * The descriptor of {@code channel}'s connected socket, or -1 where it cannot be found (no native access, another
      * platform): for a reader outside Java ({@link io.xdlink.rails.ParkedRead}). The channel keeps it open until it
@@ -173,6 +172,7 @@ final class SocketCalls {
         }
     }
 
+    /** A channel's descriptor, found while the channel had these addresses. */
     private record Found(NetworkChannel channel, InetSocketAddress local, InetSocketAddress remote, int fd) {
     }
 

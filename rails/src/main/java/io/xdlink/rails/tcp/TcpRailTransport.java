@@ -431,18 +431,16 @@ public final class TcpRailTransport implements RailTransport {
      */
     public RailClosedException fail(String reason, Throwable cause, boolean peerLost) {
         RailClosedException f = new RailClosedException(reason, cause, peerLost);
+        ParkedRead p;
         synchronized (this) {
             if (failure == null) {
                 failure = f;
             } else {
                 f = failure;
             }
-        }
-        arrivals.stop();
-        ParkedRead p;
-        synchronized (this) {
             p = parked;
         }
+        arrivals.stop();
         if (p != null) {
             // A read outside Java must be over, and no other begin, before the descriptor closes and may be reused.
             p.drop(this);

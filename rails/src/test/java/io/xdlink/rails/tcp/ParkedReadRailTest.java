@@ -32,19 +32,21 @@ class ParkedReadRailTest {
     @RegisterExtension
     final Closer closer = new Closer();
 
-    /** A rail fed by a plain socket, with a block to park its reads in and the frames it handed over. */
-    private record Fed(TcpRailTransport rail, Socket socket, ParkedRead park, List<byte[]> got) {
-    }
+    /** The rail under test, fed by {@link #socket} once {@link #connect} ran. */
+    private TcpRailTransport rail;
+    private Socket socket;
+    private final ParkedRead park = new ParkedRead();
+    /** The frames the rail handed over. */
+    private final List<byte[]> got = new ArrayList<>();
 
-    /** A rail whose peer is a plain socket; the socket is closed by the test's closer when {@code closeSocket}. */
-    private Fed fed(boolean closeSocket) throws Exception {
+    /** Connects {@link #rail} to a plain socket, which the test's closer closes when {@code closeSocket}. */
+    private void connect(boolean closeSocket) throws Exception {
         CompletableFuture<Socket> raw = new CompletableFuture<>();
-        TcpRailTransport rail = railFedBy(closer, raw);
-        Socket s = raw.get(30, TimeUnit.SECONDS);
+        rail = railFedBy(closer, raw);
+        socket = raw.get(30, TimeUnit.SECONDS);
         if (closeSocket) {
-            closer.track(s);
+            closer.track(socket);
         }
-        return new Fed(rail, s, new ParkedRead(), new ArrayList<>());
     }
 
     private static void send(Socket s, int... bytes) throws IOException {
@@ -61,18 +63,14 @@ class ParkedReadRailTest {
     }
 
     /** Looks as a polling host does until a look leaves something for Java. */
-    private static void lookUntilFilled(ParkedRead park) {
+    private void lookUntilFilled() {
         Await.until("the host's look to bring bytes", () -> HostLook.look(park) < 0);
         assertThat(park.state()).isEqualTo(ParkedRead.FILLED);
     }
 
     @Test
     void whatTheHostsReadBringsIsTakenAtTheRailsNextPollAsItsOwnReadWouldHaveTakenIt() throws Exception {
-        Fed f = fed(true);
-        TcpRailTransport rail = f.rail();
-        Socket s = f.socket();
-        ParkedRead park = f.park();
-        List<byte[]> got = f.got();
+        connect(true);
         assertThat(rail.parkRead(park, System.nanoTime() + FAR)).as("no poll yet, so no read that found nothing")
                 .isFalse();
         drain(rail, got);
@@ -82,15 +80,15 @@ class ParkedReadRailTest {
         assertThat(park.state()).isEqualTo(ParkedRead.ARMED);
         assertThat(park.emptyReads()).isEqualTo(1);
 
-        send(s, 0, 2, 7, 8, 0, 3, 1, 2, 3, 0, 4, 4, 5);
-        lookUntilFilled(park);
+        send(socket, 0, 2, 7, 8, 0, 3, 1, 2, 3, 0, 4, 4, 5);
+        lookUntilFilled();
         assertThat(got).as("nothing is handed over before the rail polls").isEmpty();
         assertThat(drain(rail, got)).isEqualTo(2);
         assertThat(got).containsExactly(new byte[] {7, 8}, new byte[] {1, 2, 3});
         assertThat(park.state()).as("the poll took the block back").isEqualTo(ParkedRead.IDLE);
 
         // The rest of the third frame comes through the rail's own read; then the host reads again.
-        send(s, 6, 7);
+        send(socket, 6, 7);
         Await.until("the third frame", () -> {
             drain(rail, got);
             return got.size() == 3;
@@ -108,8 +106,8 @@ class ParkedReadRailTest {
         for (int i = 2; i < record.length; i++) {
             record[i] = (byte) random.nextInt();
         }
-        send(s, record);
-        lookUntilFilled(park);
+        send(socket, record);
+        lookUntilFilled();
         Await.until("the fourth frame", () -> {
             drain(rail, got);
             return got.size() == 4;
@@ -120,12 +118,8 @@ class ParkedReadRailTest {
 
     @Test
     void theHostsReadFinishesARecordTheRailBeganAndLooksPastTheDeadlineReadNothing() throws Exception {
-        Fed f = fed(true);
-        TcpRailTransport rail = f.rail();
-        Socket s = f.socket();
-        ParkedRead park = f.park();
-        List<byte[]> got = f.got();
-        send(s, 0);
+        connect(true);
+        send(socket, 0);
         Await.until("the record's first byte read", () -> {
             drain(rail, got);
             return rail.midTransfer();
@@ -136,8 +130,8 @@ class ParkedReadRailTest {
         assertThat(park.emptyReads() + park.fillingReads()).as("reading nothing").isZero();
         drain(rail, got);
         assertThat(rail.parkRead(park, System.nanoTime() + FAR)).isTrue();
-        send(s, 2, 9, 10);
-        lookUntilFilled(park);
+        send(socket, 2, 9, 10);
+        lookUntilFilled();
         drain(rail, got);
         assertThat(got).containsExactly(new byte[] {9, 10});
         assertThat(rail.midTransfer()).isFalse();
@@ -152,7 +146,6 @@ class ParkedReadRailTest {
         while (pair.a().offer(frame)) {
             pair.a().flush();
         }
-        ParkedRead park = new ParkedRead();
         drain(pair.a(), new ArrayList<>());
         assertThat(pair.a().pendingBytes()).isPositive();
         assertThat(pair.a().parkRead(park, System.nanoTime() + FAR)).isFalse();
@@ -168,10 +161,8 @@ class ParkedReadRailTest {
 
     @Test
     void aRailThatClosesTakesItsReadBackFirstAndNeverLeavesItAgain() throws Exception {
-        Fed f = fed(true);
-        TcpRailTransport rail = f.rail();
-        ParkedRead park = f.park();
-        drain(rail, f.got());
+        connect(true);
+        drain(rail, got);
         assertThat(rail.parkRead(park, System.nanoTime() + FAR)).isTrue();
         rail.fail("peer dead (keepalive)", null);
         assertThat(park.state()).isEqualTo(ParkedRead.IDLE);
@@ -182,15 +173,11 @@ class ParkedReadRailTest {
 
     @Test
     void theStreamsEndThatTheHostsReadMetIsMetAgainByTheRailsOwnRead() throws Exception {
-        Fed f = fed(false);
-        TcpRailTransport rail = f.rail();
-        Socket s = f.socket();
-        ParkedRead park = f.park();
-        List<byte[]> got = f.got();
+        connect(false);
         drain(rail, got);
         assertThat(rail.parkRead(park, System.nanoTime() + FAR)).isTrue();
-        s.close();
-        lookUntilFilled(park);
+        socket.close();
+        lookUntilFilled();
         assertThat(rail.isOpen()).as("the rail learns of the end at its own read").isTrue();
         RailClosedException e = pollUntilClosed(rail, got);
         assertThat(got).isEmpty();
