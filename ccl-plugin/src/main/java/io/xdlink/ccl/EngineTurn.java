@@ -60,6 +60,8 @@ public final class EngineTurn implements AutoCloseable {
     private final ParkedRead park;
     /** The longest a parked read stands in for the host's looks before one runs the engine again. */
     private final long parkNanos;
+    /** How long a large send may wait for its comm's next one ({@code ccl_send_hold_us}); 0 unless the host polls. */
+    private final long sendHoldNanos;
 
     private EngineTurn() {
         this.agent = null;
@@ -69,6 +71,7 @@ public final class EngineTurn implements AutoCloseable {
         this.pauseNanos = 0;
         this.park = null;
         this.parkNanos = 0;
+        this.sendHoldNanos = 0;
     }
 
     /**
@@ -90,8 +93,18 @@ public final class EngineTurn implements AutoCloseable {
      */
     public EngineTurn(Agent agent, IdleStrategy idle, LongSupplier clock, boolean hostPolls, long standbyPauseNanos,
                       int standbyNice) {
-        if (standbyPauseNanos < 0) {
-            throw new IllegalArgumentException("negative standby pause " + standbyPauseNanos);
+        this(agent, idle, clock, hostPolls, standbyPauseNanos, standbyNice, 0);
+    }
+
+    /**
+     * As {@link #EngineTurn(Agent, IdleStrategy, LongSupplier, boolean, long, int)}, letting a large send wait up to
+     * {@code sendHoldNanos} for its comm's next one while the host polls ({@link #sendHoldNanos()}).
+     */
+    public EngineTurn(Agent agent, IdleStrategy idle, LongSupplier clock, boolean hostPolls, long standbyPauseNanos,
+                      int standbyNice, long sendHoldNanos) {
+        if (standbyPauseNanos < 0 || sendHoldNanos < 0) {
+            throw new IllegalArgumentException("negative standby pause " + standbyPauseNanos + " or send hold "
+                    + sendHoldNanos);
         }
         if (standbyNice < 0 || standbyNice > ThreadNice.LOWEST) {
             throw new IllegalArgumentException("standby nice value " + standbyNice + " is not 0.." + ThreadNice.LOWEST);
@@ -101,6 +114,8 @@ public final class EngineTurn implements AutoCloseable {
         this.hostPolls = hostPolls;
         this.pauseNanos = hostPolls ? standbyPauseNanos : 0;
         this.park = hostPolls ? new ParkedRead() : null;
+        // Only while the host polls: its calls then come back to a comm with a held send, which is what sends it.
+        this.sendHoldNanos = hostPolls ? sendHoldNanos : 0;
         // A quarter of the standby's pause, so host calls keep running the engine (and keep the standby aside) while
         // the host polls; without a pause, 100 us.
         this.parkNanos = pauseNanos > 0 ? Math.max(1, pauseNanos / 4) : 100_000;
@@ -316,6 +331,19 @@ public final class EngineTurn implements AutoCloseable {
     private boolean stepAside(long at) {
         long mid = agent.lastMidTransferNanos();
         return at - hostCalledAt < pauseNanos && (mid == Long.MIN_VALUE || at - mid >= pauseNanos);
+    }
+
+    /**
+     * How long a send end may hold a large send back for its comm's next send, so both leave in one socket write
+     * ({@code ccl_send_hold_us}); 0 when it may not: for {@link #NONE}, and unless the host polls.
+     */
+    public long sendHoldNanos() {
+        return sendHoldNanos;
+    }
+
+    /** The engine's clock, in nanoseconds; for {@link #NONE}, {@link System#nanoTime()}. */
+    public long nanoTime() {
+        return clock == null ? System.nanoTime() : clock.getAsLong();
     }
 
     /** Whether the host's calls step the engine even on comms with nothing new; false for {@link #NONE}. */

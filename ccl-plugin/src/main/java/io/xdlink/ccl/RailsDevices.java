@@ -48,7 +48,8 @@ final class RailsDevices implements Devices.Source {
                 t = new EngineTurn(d.agent(), CclParams.standbyIdle(params), d.config().clock()::nanoTime,
                         params.get(CclParams.HOST_POLLS),
                         TimeUnit.MICROSECONDS.toNanos(params.get(CclParams.STANDBY_PAUSE)),
-                        params.get(CclParams.STANDBY_NICE).intValue());
+                        params.get(CclParams.STANDBY_NICE).intValue(),
+                        TimeUnit.MICROSECONDS.toNanos(params.get(CclParams.SEND_HOLD)));
             } catch (RuntimeException | Error e) {
                 d.close();
                 throw e;

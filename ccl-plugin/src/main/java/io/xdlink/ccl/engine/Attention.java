@@ -111,6 +111,17 @@ public final class Attention {
     }
 
     /**
+     * Marks the end as one that must be driven for its own progress until its next {@link #settle}: a host's look
+     * then enters Java instead of being answered outside it. Called under the end's lock.
+     */
+    void drive() {
+        if (released) {
+            return;
+        }
+        WORD.getAndBitwiseOrRelease(words, DRIVE, DRIVE_PROGRESS);
+    }
+
+    /**
      * Says whether the end had nothing for a new post at its look that is being settled. Called under the end's
      * lock, before {@link #settle} publishes that look (so a reader that sees the new {@code seen} sees this too),
      * or after a post used up the last thing a settled look found: a completion since then makes the end not quiet.

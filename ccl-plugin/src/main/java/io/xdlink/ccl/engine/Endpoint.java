@@ -116,6 +116,11 @@ abstract sealed class Endpoint permits SendEndpoint, RecvEndpoint {
         cq.onPush(this::arrived);
     }
 
+    /** The engine turn this end's posts and looks take. */
+    final EngineTurn turn() {
+        return turn;
+    }
+
     /** Runs one duty cycle of the engine on this thread when the end's turn allows it; after a post that was taken. */
     final void step() {
         turn.step();
