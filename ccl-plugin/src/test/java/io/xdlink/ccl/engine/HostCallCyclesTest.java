@@ -2,7 +2,6 @@ package io.xdlink.ccl.engine;
 
 import io.xdlink.ccl.EngineTurn;
 import io.xdlink.rails.Agent;
-import io.xdlink.rails.IdleStrategy;
 import io.xdlink.rails.verbs.MemoryRegion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -15,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,13 +78,8 @@ class HostCallCyclesTest {
 
     private EngineTurn turn(CountingAgent agent, boolean hostPolls) throws InterruptedException {
         // After its first cycle this standby idles until the test ends, so every cycle counted is a host call's.
-        IdleStrategy sleepsUntilStopped = work -> {
-            while (!stop.get()) {
-                LockSupport.parkNanos(1_000_000);
-            }
-        };
         // The standby pauses longer than the test while the host calls, so it runs no cycle once the host has.
-        EngineTurn t = new EngineTurn(agent, sleepsUntilStopped, System::nanoTime, hostPolls,
+        EngineTurn t = new EngineTurn(agent, RailsWire.sleepsUntil(stop), System::nanoTime, hostPolls,
                 TimeUnit.SECONDS.toNanos(30));
         open.add(t);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

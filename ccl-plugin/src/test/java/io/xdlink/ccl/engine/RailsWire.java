@@ -2,6 +2,7 @@ package io.xdlink.ccl.engine;
 
 import io.xdlink.ccl.CclException;
 import io.xdlink.ccl.EngineTurn;
+import io.xdlink.rails.IdleStrategy;
 import io.xdlink.rails.RailInfo;
 import io.xdlink.rails.RailsSettings;
 import io.xdlink.rails.agent.VirtualTimeDriver;
@@ -26,6 +27,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Two rails devices joined by one in-memory rail, in invoker mode on one virtual clock, with one connected pair of
@@ -134,6 +137,18 @@ public final class RailsWire implements AutoCloseable {
     public void close() {
         connecting.close();
         listening.close();
+    }
+
+    /**
+     * An idle strategy for a turn's standby that sleeps until {@code stop} is set: after its first cycle the standby
+     * runs none, so every cycle is a host call's and the wire alone moves the engines.
+     */
+    public static IdleStrategy sleepsUntil(AtomicBoolean stop) {
+        return work -> {
+            while (!stop.get()) {
+                LockSupport.parkNanos(1_000_000);
+            }
+        };
     }
 
     /** {@code size} bytes of seeded noise, 64-byte aligned. */

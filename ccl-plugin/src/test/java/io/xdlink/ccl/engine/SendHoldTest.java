@@ -3,7 +3,6 @@ package io.xdlink.ccl.engine;
 import io.xdlink.ccl.CclException;
 import io.xdlink.ccl.EngineTurn;
 import io.xdlink.rails.Agent;
-import io.xdlink.rails.IdleStrategy;
 import io.xdlink.rails.verbs.MemoryRegion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -70,12 +68,7 @@ class SendHoldTest {
     }
 
     private void connect(boolean hostPolls, long holdNanos) throws Exception {
-        IdleStrategy sleepsUntilStopped = work -> {
-            while (!stop.get()) {
-                LockSupport.parkNanos(1_000_000);
-            }
-        };
-        EngineTurn turn = new EngineTurn(new IdleAgent(), sleepsUntilStopped, clock::get, hostPolls,
+        EngineTurn turn = new EngineTurn(new IdleAgent(), RailsWire.sleepsUntil(stop), clock::get, hostPolls,
                 TimeUnit.SECONDS.toNanos(30), 0, holdNanos);
         open.add(turn);
         // The host is calling, as a proxy thread does all the time.
