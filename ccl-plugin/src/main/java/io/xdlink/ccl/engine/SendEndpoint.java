@@ -28,9 +28,9 @@ import java.util.ArrayDeque;
  * queue pair up until they complete ({@link Linger}), since the host closes trusting they arrive.
  *
  * <p>While the host polls ({@link EngineTurn#sendHoldNanos}), a larger send posted while earlier ones are still in
- * flight may wait, up to {@code ccl_send_hold_us}, for the comm's next send: both then leave in one socket write,
- * and the peer takes both in fewer reads. In the two-host lab each 64 KiB message of a stream otherwise cost each end
- * a system call of its own, which on a 2-core guest weighs more than the copy it carries. A send that waits is in
+ * flight may wait, up to {@code ccl_send_hold_us}, for the comm's next send: both then leave in one socket write.
+ * In the two-host lab each 64 KiB message of a stream otherwise cost the sending end a gathering write of its own,
+ * and on a 2-core guest a system call weighs about as much as the Java around it. A send that waits is in
  * flight like any other; the end's next call after the wait (a host tests its sends until they are done) posts it,
  * and a close posts it and fails it with the other sends it finds in flight. A send with nothing in flight before
  * it, as in a round trip, never waits.
