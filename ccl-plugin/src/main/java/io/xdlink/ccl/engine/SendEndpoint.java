@@ -60,9 +60,12 @@ public final class SendEndpoint extends Endpoint implements SendComm {
     private HeldWrite held;
 
     /** The write of a held send, as it will be posted, and since when it waits. */
-    private record HeldWrite(IsendRequest request, MemoryRegion from, long at, long bytes, long address, int key,
-                             int immediate, long since) {
+    private record HeldWrite(IsendRequest request, MemoryRegion from, long at, long address, int key, int immediate,
+                             long since) {
     }
+
+    /** Why a close fails the sends it finds in flight. */
+    private static final String CLOSED = "the send comm was closed";
 
     /** Largest send reported done as it is posted, from a copy. */
     public static final long COPIED_BYTES = 1024;
@@ -188,7 +191,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         nextWorkId++;
         IsendRequest request = new IsendRequest(this, data.byteSize(), workId, copy);
         if (hold) {
-            held = new HeldWrite(request, from, at, data.byteSize(), target.address(), (int) target.remoteKey(),
+            held = new HeldWrite(request, from, at, target.address(), (int) target.remoteKey(),
                     head.ad.immediate(index), turn().nanoTime());
         }
         if (copy >= 0) {
@@ -216,7 +219,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
     /** Posts the held send's write; false, keeping it held, when the queue pair cannot take it now. */
     private boolean postHeld() {
         HeldWrite h = held;
-        if (!qp.postWriteWithImm(h.request().workId, h.from(), h.at(), h.bytes(), h.address(), h.key(),
+        if (!qp.postWriteWithImm(h.request().workId, h.from(), h.at(), h.request().bytes, h.address(), h.key(),
                 h.immediate(), true, false)) {
             return false;
         }
@@ -243,7 +246,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         if (held != null && !postHeld()) {
             // Never posted, so no completion will come for it: failed with the rest below, not waited for.
             inFlight.remove(held.request());
-            held.request().error = "the send comm was closed";
+            held.request().error = CLOSED;
             held.request().finish();
             held = null;
         }
@@ -252,7 +255,7 @@ public final class SendEndpoint extends Endpoint implements SendComm {
         for (IsendRequest r : inFlight) {
             reported |= r.copy >= 0;
         }
-        failAll("the send comm was closed");
+        failAll(CLOSED);
         if (reported && open()) {
             // Small sends were reported done as they were posted, and the host closes trusting they arrive: closing
             // the queue pair now would flush those still on their way, and the peer's receives of them would fail
