@@ -227,7 +227,9 @@ public final class EngineTurn implements AutoCloseable {
      * One duty cycle of the agent, by a call that posted work ({@code posts}) or one that only looks. While the host
      * polls, a look leaves what rides better with the host's posts to its next one (see
      * {@link Agent#doWorkStandingBy}), and a post leaves reading the rails to the look that follows it
-     * ({@link Agent#doWorkPosting}); otherwise the cycle sends everything and reads, since no post or look may come.
+     * ({@link Agent#doWorkPosting}); otherwise the cycle sends everything and reads, since no post or look may come,
+     * and while the host polls it reads only until a message arrived in full ({@link Agent#doWorkPolled}), as every
+     * cycle does then, so the host answers it before more is read.
      */
     private int cycle(boolean posts) {
         if (posts && hostPolls) {
@@ -237,7 +239,7 @@ public final class EngineTurn implements AutoCloseable {
         }
         if (posts || postPending || !hostPolls) {
             postPending = false;
-            return agent.doWork();
+            return hostPolls ? agent.doWorkPolled() : agent.doWork();
         }
         return agent.doWorkStandingBy();
     }

@@ -15,8 +15,8 @@ public interface Agent {
     /**
      * A duty cycle that only looks, for an owner that posts work many times a second (a host polling its requests):
      * run by a thread standing by for that owner, or by the owner's own looks between its posts. Work that rides
-     * better with the owner's next {@link #doWork} may wait for it, never past the agent's own timers. By default the
-     * same as {@link #doWork}.
+     * better with the owner's next {@link #doWork} may wait for it, never past the agent's own timers, and reading
+     * stops once a message arrived in full ({@link #doWorkPolled}). By default the same as {@link #doWork}.
      */
     default int doWorkStandingBy() {
         return doWork();
@@ -25,9 +25,20 @@ public interface Agent {
     /**
      * A duty cycle for an owner that just posted work and looks again soon (a host that polls its requests): what it
      * posted goes out, and reading what arrived may be left to the owner's next look ({@link #doWorkStandingBy}),
-     * never past the agent's own timers. By default the same as {@link #doWork}.
+     * never past the agent's own timers; what it reads, it reads as that look would. By default the same as
+     * {@link #doWork}.
      */
     default int doWorkPosting() {
+        return doWork();
+    }
+
+    /**
+     * A duty cycle for an owner that polls and answers what arrives (a host that just posted a receive, whose
+     * advertisement waits for this cycle): as {@link #doWork}, but like the owner's looks and posts it stops reading
+     * once a message arrived in full, so the owner sees it and answers before more is read. By default the same as
+     * {@link #doWork}.
+     */
+    default int doWorkPolled() {
         return doWork();
     }
 

@@ -30,6 +30,8 @@ final class EngineCounters {
 
     long dataFramesSent;
     long dataFramesReceived;
+    /** Messages whose every byte arrived, at this side's receiving queue pairs; read by polled cycles. */
+    long messagesReceived;
     /** Data frames that continued a run ({@link ReceiveRun}): taken the short way. */
     long runFrames;
     long ackFramesSent;

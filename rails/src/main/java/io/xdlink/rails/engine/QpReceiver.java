@@ -283,6 +283,7 @@ final class QpReceiver {
         int placed = PLACED;
         if (mReceived[slot] >= mTotal[slot]) {
             mState[slot] = COMPLETE;
+            engine.counters.messagesReceived++;
             completeInOrder();
             placed = COMPLETED;
             if (refusalDue && completedMsn == dueMsn) {

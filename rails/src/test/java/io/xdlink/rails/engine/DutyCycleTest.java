@@ -245,6 +245,71 @@ class DutyCycleTest {
         }
     }
 
+    /**
+     * A cycle for an owner that polls stops reading after the round of slices in which a message arrived in full, so
+     * the owner sees it and answers before more is read: a message longer than a slice is read to its end, the frames
+     * behind it wait for the next call, and a full cycle ({@code doWork}) reads all that waits.
+     */
+    @Test
+    void aPolledCycleStopsReadingOnceAMessageArrivedInFull() throws Exception {
+        RecordedRail[] rails = new RecordedRail[2];
+        try (TwoDevices t = recorded(rails).connect(); Arena arena = Arena.ofShared()) {
+            int every = RailsSettings.defaults().ackEveryFrames();
+            int big = 4 * every * 4096; // several slices of frames
+            int smalls = 3 * every; // one frame each
+            MemoryRegion atA = t.pdA.register(arena.allocate(big + 8L * smalls), Access.LOCAL_WRITE,
+                    Access.REMOTE_WRITE);
+            MemoryRegion atB = t.pdB.register(arena.allocate(big + 8L * smalls));
+            t.settle(1_000_000_000L);
+            for (int i = 0; i < big; i += 8) {
+                atB.segment().set(ValueLayout.JAVA_LONG, i, 0x5EED_0000_0000L + i);
+            }
+            for (int i = 0; i < smalls; i++) {
+                atB.segment().set(ValueLayout.JAVA_LONG, big + 8L * i, i + 1);
+            }
+            assertThat(t.qpB().postWrite(0, atB, 0, big, atA.address(), atA.rkey())).isTrue();
+            for (int i = 0; i < smalls; i++) {
+                assertThat(t.qpB().postWrite(i + 1, atB, big + 8L * i, 8, atA.address() + big + 8L * i,
+                        atA.rkey())).isTrue();
+            }
+            long sent;
+            do {
+                sent = t.b.stats().dataFramesSent();
+                t.b.agent().doWork(); // B only sends: A reads nothing until it is stepped below
+            } while (t.b.stats().dataFramesSent() != sent);
+            long frames = t.b.stats().dataFramesSent();
+            assertThat(frames).as("the large write and every small one left").isGreaterThan(4L * every + smalls - 1);
+
+            t.a.agent().doWorkPolled();
+            assertThat(atA.segment().asSlice(0, big).mismatch(atB.segment().asSlice(0, big)))
+                    .as("the message longer than a slice was read to its end").isEqualTo(-1);
+            int afterPolled = arrived(atA, big, smalls);
+            assertThat(afterPolled).as("small writes read in the round the large one ended in, and no more")
+                    .isLessThan(every);
+            long read = t.a.stats().dataFramesReceived();
+            assertThat(read).as("frames read by the polled cycle").isLessThan(frames);
+
+            t.a.agent().doWorkStandingBy();
+            int afterLook = arrived(atA, big, smalls);
+            assertThat(afterLook - afterPolled).as("a look reads one slice, which brought whole messages")
+                    .isEqualTo(every);
+            assertThat(t.a.stats().dataFramesReceived() - read).isEqualTo(every);
+
+            t.a.agent().doWork();
+            assertThat(arrived(atA, big, smalls)).as("a full cycle reads all that waits").isEqualTo(smalls);
+            assertThat(t.a.stats().dataFramesReceived()).isEqualTo(frames);
+        }
+    }
+
+    /** How many of the small writes behind {@code big} bytes reached {@code at}: each wrote its number, from 1. */
+    private static int arrived(MemoryRegion at, int big, int smalls) {
+        int n = 0;
+        for (int i = 0; i < smalls; i++) {
+            n += at.segment().get(ValueLayout.JAVA_LONG, big + 8L * i) == i + 1 ? 1 : 0;
+        }
+        return n;
+    }
+
     @Test
     void aRailThatHandedOverLessThanASliceIsNotPolledAgainInTheSameCycle() throws Exception {
         RecordedRail[] rails = new RecordedRail[2];
