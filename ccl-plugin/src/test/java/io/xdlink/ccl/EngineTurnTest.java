@@ -60,7 +60,7 @@ class EngineTurnTest {
                 if (t != null) {
                     throw t;
                 }
-                return 0;
+                return work;
             } finally {
                 depth.decrementAndGet();
             }
@@ -74,13 +74,8 @@ class EngineTurnTest {
             return saysItsCycleTime ? System.nanoTime() : Long.MIN_VALUE;
         }
 
-        /** Whether the agent says bytes are on their way through its links (as of now). */
-        volatile boolean transferring;
-
-        @Override
-        public long lastMidTransferNanos() {
-            return transferring ? System.nanoTime() : Long.MIN_VALUE;
-        }
+        /** What each cycle returns: 0 for one that found nothing, more for one that found frames to take in. */
+        volatile int work;
 
         @Override
         public String roleName() {
@@ -356,51 +351,43 @@ class EngineTurnTest {
 
     /**
      * A standby that steps aside for the host's calls lets go of the rails it would sleep on (so what arrives
-     * meanwhile wakes no one), and does so holding the turn, since the rails' registrations are the engine's; one
-     * that stays on the rails through a transfer keeps them.
+     * meanwhile wakes no one), and does so holding the turn, since the rails' registrations are the engine's.
      */
     @Test
     @Timeout(60)
     void aStandbyThatStepsAsideLetsGoOfTheRailsHoldingTheTurn() throws Exception {
-        for (boolean transferring : new boolean[] {false, true}) {
-            CountingAgent agent = new CountingAgent();
-            agent.transferring = transferring;
-            AtomicInteger asides = new AtomicInteger();
-            AtomicInteger withoutTheTurn = new AtomicInteger();
-            AtomicReference<EngineTurn> self = new AtomicReference<>();
-            IdleStrategy idle = new IdleStrategy() {
-                @Override
-                public void idle(int workCount) {
-                    sleepQuietly();
-                }
+        CountingAgent agent = new CountingAgent();
+        AtomicInteger asides = new AtomicInteger();
+        AtomicInteger withoutTheTurn = new AtomicInteger();
+        AtomicReference<EngineTurn> self = new AtomicReference<>();
+        IdleStrategy idle = new IdleStrategy() {
+            @Override
+            public void idle(int workCount) {
+                sleepQuietly();
+            }
 
-                @Override
-                public void stepAside() {
-                    asides.incrementAndGet();
-                    // A look from the thread that holds the turn runs nothing; from one that does not, a cycle.
-                    int before = agent.cycles.get();
-                    self.get().poll();
-                    if (agent.cycles.get() != before) {
-                        withoutTheTurn.incrementAndGet();
-                    }
-                }
-            };
-            long pause = TimeUnit.MILLISECONDS.toNanos(20);
-            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
-            try (EngineTurn t = new EngineTurn(agent, idle, System::nanoTime, true, pause)) {
-                self.set(t);
-                while (System.nanoTime() < until) {
-                    t.poll();
-                    LockSupport.parkNanos(100_000);
+            @Override
+            public void stepAside() {
+                asides.incrementAndGet();
+                // A look from the thread that holds the turn runs nothing; from one that does not, a cycle.
+                int before = agent.cycles.get();
+                self.get().poll();
+                if (agent.cycles.get() != before) {
+                    withoutTheTurn.incrementAndGet();
                 }
             }
-            if (transferring) {
-                assertThat(asides).as("a standby that stays on the rails through a transfer").hasValue(0);
-            } else {
-                assertThat(asides.get()).as("pauses while the host polled").isGreaterThan(0);
-                assertThat(withoutTheTurn).hasValue(0);
+        };
+        long pause = TimeUnit.MILLISECONDS.toNanos(20);
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+        try (EngineTurn t = new EngineTurn(agent, idle, System::nanoTime, true, pause)) {
+            self.set(t);
+            while (System.nanoTime() < until) {
+                t.poll();
+                LockSupport.parkNanos(100_000);
             }
         }
+        assertThat(asides.get()).as("pauses while the host polled").isGreaterThan(0);
+        assertThat(withoutTheTurn).hasValue(0);
     }
 
     /**
@@ -437,23 +424,60 @@ class EngineTurnTest {
         }
     }
 
+    /**
+     * A standby whose cycles keep finding work (frames of a stream arriving) still steps aside while the host calls:
+     * the host's calls take them in.
+     */
     @Test
     @Timeout(60)
-    void whileATransferRunsTheStandbyStaysOnTheRailsThoughTheHostPolls() throws Exception {
+    void aStandbyWhoseCyclesFindWorkStillStepsAsideWhileTheHostPolls() throws Exception {
         CountingAgent agent = new CountingAgent();
-        agent.transferring = true;
+        agent.work = 1;
         long pause = TimeUnit.MILLISECONDS.toNanos(100);
         try (EngineTurn t = new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, true, pause)) {
-            // As in the test above, the host polls for 300 ms; but bytes keep moving through the rails, so the
-            // standby keeps its own cycles (about one a millisecond) for the room to write or the next part to read.
             long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+            t.poll();
+            Thread.sleep(110); // a cycle of the standby's own that began before the first call ends by now
             int before = agent.standbyCycles.get();
             while (System.nanoTime() < until) {
                 t.poll();
                 LockSupport.parkNanos(100_000);
             }
-            assertThat(agent.standbyCycles.get() - before).as("standby cycles while a transfer ran")
-                    .isGreaterThanOrEqualTo(10);
+            assertThat(agent.standbyCycles.get() - before).as("standby cycles while the host polled")
+                    .isLessThan(10);
+        }
+    }
+
+    /**
+     * A host's call that finds the turn taken counts as a call: the standby, holding the turn in a long cycle while
+     * the host polls, steps aside when that cycle ends, though the host never got the turn to run a cycle of its own.
+     */
+    @Test
+    @Timeout(60)
+    void aHostsCallThatFindsTheTurnTakenTellsTheStandbyToStepAside() throws Exception {
+        CountingAgent agent = new CountingAgent();
+        agent.work = 1;
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        agent.inside = () -> {
+            if (Thread.currentThread().getName().endsWith("-standby") && release.getCount() > 0) {
+                hold(holding, release);
+            }
+        };
+        long pause = TimeUnit.MILLISECONDS.toNanos(200);
+        try (EngineTurn t = new EngineTurn(agent, w -> { }, System::nanoTime, true, pause)) {
+            assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+            int calls = agent.callerFull.get() + agent.callerStandingBy.get();
+            for (int i = 0; i < 100; i++) {
+                t.poll(); // the standby holds the turn: each look finds it taken
+            }
+            assertThat(agent.callerFull.get() + agent.callerStandingBy.get()).as("cycles the host ran")
+                    .isEqualTo(calls);
+            int before = agent.standbyCycles.get();
+            release.countDown();
+            Thread.sleep(100);
+            assertThat(agent.standbyCycles.get() - before).as("standby cycles after its long one, within the pause")
+                    .isLessThanOrEqualTo(1);
         }
     }
 
@@ -462,7 +486,6 @@ class EngineTurnTest {
     void whileAPollingHostsCycleHoldsTheTurnTheStandbyWaitsOffTheRails() throws Exception {
         for (boolean hostPolls : new boolean[] {true, false}) {
             CountingAgent agent = new CountingAgent();
-            agent.transferring = true; // so the standby never steps aside for the host's calls by the pause rule
             AtomicInteger sleeps = new AtomicInteger();
             // A sleep on the rails that ends at once, as it does while bytes the host's cycle has not read are there.
             IdleStrategy endsAtOnce = w -> sleeps.incrementAndGet();

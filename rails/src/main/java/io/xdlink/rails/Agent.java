@@ -43,15 +43,6 @@ public interface Agent {
     }
 
     /**
-     * When a duty cycle last ended with bytes on their way through the agent's links (output not yet taken, a frame
-     * only partly read), on the agent's clock; {@link Long#MIN_VALUE} when never. Any thread. A thread standing by
-     * for an owner that polls stays where the links can wake it while transfers run. By default never.
-     */
-    default long lastMidTransferNanos() {
-        return Long.MIN_VALUE;
-    }
-
-    /**
      * When the duty cycle that ran last began, on the agent's clock, as that cycle read it; {@link Long#MIN_VALUE}
      * when the agent does not say (its caller then reads the clock itself). For the thread that ran the cycle: a
      * caller that stamps its own calls takes this instead of reading the clock once more.

@@ -71,8 +71,6 @@ public final class DeviceEngine implements Agent {
     private long now;
     /** Whether the last cycle's final send and flush found nothing to do ({@link #parkRead}). */
     private boolean settled;
-    /** See {@link #lastMidTransferNanos}; written by the engine's thread at the end of a cycle. */
-    private volatile long midTransferAt = Long.MIN_VALUE;
     private long nextDeadline = Long.MAX_VALUE;
     private int roundRobin;
     private boolean closed;
@@ -198,20 +196,7 @@ public final class DeviceEngine implements Agent {
         work += tail;
         work += removeClosed();
         settled = tail == 0;
-        if (midTransfer()) {
-            midTransferAt = now;
-        }
         return work;
-    }
-
-    private boolean midTransfer() {
-        for (int i = 0; i < rails.size(); i++) {
-            Rail r = rails.get(i);
-            if (r.state != Rail.State.CLOSED && r.transport.midTransfer()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -227,11 +212,6 @@ public final class DeviceEngine implements Agent {
         }
         Rail r = rails.get(0);
         return r.isUp() && r.transport.parkRead(park, deadline);
-    }
-
-    @Override
-    public long lastMidTransferNanos() {
-        return midTransferAt;
     }
 
     @Override
