@@ -163,7 +163,7 @@ public final class EngineTurn implements AutoCloseable {
      * not poll, or has not called lately, may not call again soon, so its post runs the cycle now, as {@link #step}.
      */
     public void postLater() {
-        if (agent == null || pauseNanos == 0 || clock.getAsLong() - hostCalledAt >= pauseNanos) {
+        if (agent == null || pauseNanos == 0 || !hostCalledWithinPause(clock.getAsLong())) {
             step();
             return;
         }
@@ -286,7 +286,7 @@ public final class EngineTurn implements AutoCloseable {
                 try {
                     missed = false;
                     work = cycle(false);
-                    aside = pauseNanos > 0 && stepAside(clock.getAsLong());
+                    aside = pauseNanos > 0 && hostCalledWithinPause(clock.getAsLong());
                     if (aside) {
                         // Decided while the turn is held, since the rails' registrations are the engine's.
                         idle.stepAside();
@@ -329,8 +329,9 @@ public final class EngineTurn implements AutoCloseable {
     }
 
     /**
-     * Whether the standby should pause at {@code at}: host calls came within the last pause, whether they ran a cycle
-     * or found the turn taken, and whatever the standby's own cycle just did. It used to stay on the sockets after a
+     * Whether host calls came within the last pause before {@code at}, whether they ran a cycle or found the turn
+     * taken: the standby then pauses, whatever its own cycle just did, and a post may leave its cycle to the host's
+     * next call. It used to stay on the sockets after a
      * cycle that found work and while a transfer ran, and a host's call that found the turn taken went unnoted: once
      * the standby held the turn while a stream arrived, its cycles always found frames and it never heard of the
      * host, so it ran the receiving end for the rest of the stream, a third busy thread on two processors. A sampler
@@ -338,7 +339,7 @@ public final class EngineTurn implements AutoCloseable {
      * between two processes (17-45 of 200 ticks in 2 s, its host thread at 84-92% of a processor) and in none of ten
      * with this rule (5-10 ticks).
      */
-    private boolean stepAside(long at) {
+    private boolean hostCalledWithinPause(long at) {
         return at - hostCalledAt < pauseNanos;
     }
 

@@ -3,16 +3,11 @@ package io.xdlink.ccl.engine;
 import io.xdlink.ccl.EngineTurn;
 import io.xdlink.rails.Agent;
 import io.xdlink.rails.verbs.MemoryRegion;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,12 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is a socket read and, with anything queued, a socket write, so a turn of the ping-pong costs what these add up to.
  * The engines themselves are stepped by the wire; the turn the ends call counts the cycles they ask for.
  */
-class HostCallCyclesTest {
+class HostCallCyclesTest extends WiredTurnTest {
     private static final long SEED = Long.getLong("xdlink.test.seed", 0x5EED_C7C1L);
 
-    private final Arena arena = Arena.ofShared();
-    private final List<AutoCloseable> open = new ArrayList<>();
-    private final AtomicBoolean stop = new AtomicBoolean();
 
     /** Counts the cycles host threads (not the standby) ask for; the wire runs the engines. */
     private static final class CountingAgent implements Agent {
@@ -65,15 +57,6 @@ class HostCallCyclesTest {
         public String roleName() {
             return "counted-engine";
         }
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        stop.set(true);
-        for (AutoCloseable c : open.reversed()) {
-            c.close();
-        }
-        arena.close();
     }
 
     private EngineTurn turn(CountingAgent agent, boolean hostPolls) throws InterruptedException {

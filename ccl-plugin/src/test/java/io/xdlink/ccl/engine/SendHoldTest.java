@@ -4,17 +4,12 @@ import io.xdlink.ccl.CclException;
 import io.xdlink.ccl.EngineTurn;
 import io.xdlink.rails.Agent;
 import io.xdlink.rails.verbs.MemoryRegion;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,15 +22,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * turn's clock only moves when a test moves it.
  */
 @Timeout(60)
-class SendHoldTest {
+class SendHoldTest extends WiredTurnTest {
     private static final long SEED = Long.getLong("xdlink.test.seed", 0x5EED_401DL);
     private static final long HOLD_NANOS = 10_000;
     private static final int TAG = 3;
     private static final long SIZE = SendEndpoint.COPIED_BYTES + 4096;
 
-    private final Arena arena = Arena.ofShared();
-    private final List<AutoCloseable> open = new ArrayList<>();
-    private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
     private RailsWire wire;
     private SendEndpoint send;
@@ -56,15 +48,6 @@ class SendHoldTest {
         public String roleName() {
             return "wired-engine";
         }
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        stop.set(true);
-        for (AutoCloseable c : open.reversed()) {
-            c.close();
-        }
-        arena.close();
     }
 
     private void connect(boolean hostPolls, long holdNanos) throws Exception {
