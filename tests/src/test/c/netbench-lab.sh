@@ -52,6 +52,18 @@ named=$([ "$addr" = p2p ] && echo "tcp_peer_address=$peer:$port" || true)
 run "$tag-b" 1 "host_root=$hosts/b tcp_control_port=$port $named" --peer "$peer" "$@" || true
 wait $r0 || true
 grep -h -e '^netbench' -e '^FAIL' -e '^harness' -e 'WARN' "$work/rank0.log" "$work/rank1.log"
+# Each host's TCP counters over the run (its namespace's, so the rails and the plain socket together): a receive
+# window advertised shut, and segments sent again, are where a stream's long gaps show at the sockets.
+if command -v nstat > /dev/null; then
+  for h in a b; do
+    ip netns exec "$tag-$h" nstat -asz 2>/dev/null | awk -v h="$h" '
+      { v[$1] = $2 }
+      END { printf "tcp: host %s (%s): receive window advertised shut %d times, ", h,
+                   h == "a" ? "rank 0, receives the streams" : "rank 1, sends them", v["TcpExtTCPToZeroWindowAdv"]
+            printf "%d segments sent again (%d loss probes, %d timeouts)\n", v["TcpRetransSegs"],
+                   v["TcpExtTCPLossProbes"], v["TcpExtTCPTimeouts"] }'
+  done
+fi
 if [ -n "${NETBENCH_KEEP:-}" ]; then mkdir -p "$NETBENCH_KEEP" && cp "$work/rank0.log" "$work/rank1.log" "$NETBENCH_KEEP/"; fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 read -r total1 steal1 < <(ticks)

@@ -1088,10 +1088,40 @@ static void *nb_post(nb_t *b, int send, void *buf, size_t size, void *mh) {
     return req;
 }
 
-/* Streams count messages of size bytes with up to NB_INFLIGHT in flight, as a proxy does; 0 when all are done. */
-static int nb_stream(nb_t *b, int send, unsigned char *ring, size_t size, void *mh, long count) {
+/*
+ * The gaps between a stream's completed messages, from its block's start: the longest, and the time in gaps longer
+ * than NB_STALL_SECONDS with their count. A stall that long is no message's own time at any size measured (8 MiB takes
+ * 1-3 ms on the lab's cable), so it shows something else holding the stream: a collection, a compilation, a window
+ * that stayed shut. The ratio of a round alone cannot tell such a stall from a stream that is slow throughout.
+ */
+#define NB_STALL_SECONDS 0.010
+
+typedef struct {
+    double longest, stalled;
+    long stalls;
+} nb_gaps_t;
+
+/* Counts the gap from *last to t into g and moves *last to t. */
+static void nb_gap(nb_gaps_t *g, double *last, double t) {
+    double gap = t - *last;
+    *last = t;
+    if (gap > g->longest) {
+        g->longest = gap;
+    }
+    if (gap > NB_STALL_SECONDS) {
+        g->stalled += gap;
+        g->stalls++;
+    }
+}
+
+/*
+ * Streams count messages of size bytes with up to NB_INFLIGHT in flight, as a proxy does, counting the gaps between
+ * completions into gaps; 0 when all are done.
+ */
+static int nb_stream(nb_t *b, int send, unsigned char *ring, size_t size, void *mh, long count, nb_gaps_t *gaps) {
     void *reqs[NB_INFLIGHT];
     long posted = 0, done = 0;
+    double last = now();
     while (done < count) {
         int moved = 0;
         if (posted < count && posted - done < NB_INFLIGHT) {
@@ -1113,6 +1143,7 @@ static int nb_stream(nb_t *b, int send, unsigned char *ring, size_t size, void *
             if (d) {
                 done++;
                 moved = 1;
+                nb_gap(gaps, &last, now());
             }
         }
         if (!moved) {
@@ -1163,7 +1194,7 @@ static double nb_gbps(long count, size_t size, double seconds) {
  * Returns the number of blocks, -1 on failure.
  */
 static int nb_bandwidths(nb_t *b, unsigned char *ring, size_t size, void *ring_mh, long count, double *seconds,
-                         double *ratio, long *isend_null) {
+                         double *ratio, long *isend_null, nb_gaps_t *gaps) {
     /* Each block at least two windows of requests in flight, so that every block, the warm-up's too, runs the
      * stream's full depth: the warm-up's 8 MiB stream, 16 messages in blocks of two, never had more than two in
      * flight, and the first block of round 1 then met send and receive paths compiled without the branches a deeper
@@ -1180,13 +1211,15 @@ static int nb_bandwidths(nb_t *b, unsigned char *ring, size_t size, void *ring_m
             double t0 = now();
             int ok = 1;
             if (way == 0) {
-                ok = nb_stream(b, b->rank == 1, ring, size, ring_mh, n) == 0;
+                ok = nb_stream(b, b->rank == 1, ring, size, ring_mh, n, &gaps[0]) == 0;
                 *isend_null += b->isend_null;
             } else {
+                double last = t0;
                 for (long m = 0; ok && m < n; m++) {
                     unsigned char *buf = ring + (size_t)(m % NB_INFLIGHT) * size;
                     ok = (b->rank == 1 ? nb_write_all(b->sock, buf, size)
                                        : nb_read_all(b->sock, buf, size, NB_BLOCK)) == 0;
+                    nb_gap(&gaps[1], &last, now());
                 }
             }
             if (!ok) {
@@ -1507,7 +1540,9 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
             long count = round_bytes < size ? 1 : (long)((round_bytes + size - 1) / size);
             double seconds[2] = {0, 0}, block_ratio[NB_BLOCKS];
             long isend_null = 0;
-            int blocks = ok ? nb_bandwidths(&b, ring, size, ring_mh, count, seconds, block_ratio, &isend_null) : -1;
+            nb_gaps_t gaps[2] = {{0, 0, 0}, {0, 0, 0}}; /* the plugin's, the plain socket's */
+            int blocks =
+                ok ? nb_bandwidths(&b, ring, size, ring_mh, count, seconds, block_ratio, &isend_null, gaps) : -1;
             ok = blocks > 0;
             if (ok && rank == 1 && shown) {
                 printf("netbench: round %d size %zu: isend answered not-yet %ld times for %ld messages\n", round, size,
@@ -1534,6 +1569,16 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
                 printf("netbench: round %d size %zu in %d block%s taken in turns with the socket's: %s over "
                        "socket per block, %.2f-%.2f, median %.2f, first %.2f, last %.2f\n", round, size, blocks,
                        blocks == 1 ? "" : "s", b.name, q.lo, q.hi, q.median, first, last);
+            }
+            if (ok && rank == 0 && shown) {
+                printf("netbench: round %d size %zu gaps between received messages: %s longest %.1f ms, %.1f ms in "
+                       "%ld over %.0f ms", round, size, b.name, gaps[0].longest * 1e3, gaps[0].stalled * 1e3,
+                       gaps[0].stalls, NB_STALL_SECONDS * 1e3);
+                if (!b.plugin_only) {
+                    printf("; socket longest %.1f ms, %.1f ms in %ld over %.0f ms", gaps[1].longest * 1e3,
+                           gaps[1].stalled * 1e3, gaps[1].stalls, NB_STALL_SECONDS * 1e3);
+                }
+                printf("\n");
             }
         }
         nb_lat_t lat[4];

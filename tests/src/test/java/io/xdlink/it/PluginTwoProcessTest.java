@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -138,11 +140,44 @@ class PluginTwoProcessTest {
                         + "socket per block, ")
                 .contains("netbench: round 1 8-byte round trip over 200: xdlink median ")
                 .contains("socket polling with a yield after each empty look median ")
+                .containsPattern("netbench: round 1 size 65536 gaps between received messages: xdlink " + GAPS
+                        + "; socket " + GAPS + "\n")
                 .contains("netbench: round 1 8-byte round trip in 8 blocks taken in turns with the sockets': xdlink "
                         + "median over the median polling with a yield, per block, ")
                 .endsWith("harness: 2 passed, 0 failed\n");
         assertThat(logs.b()).as(logs.both()).contains("netbench: round 1 size 65536: isend answered not-yet ")
                 .endsWith("harness: 2 passed, 0 failed\n");
+        assertGapsAddUp(logs);
+    }
+
+    /** One way's gaps between received messages, as netbench prints them: the longest, and the stalls over 10 ms. */
+    private static final String GAPS = "longest [0-9.]+ ms, [0-9.]+ ms in [0-9]+ over 10 ms";
+    private static final Pattern GAP_FIGURES =
+            Pattern.compile("longest ([0-9.]+) ms, ([0-9.]+) ms in ([0-9]+) over 10 ms");
+
+    /**
+     * Every gaps figure rank 0 printed is one a stream can have: a longest gap above nothing (a message takes time),
+     * stalls counted exactly when time was counted in them, and the longest at least as long as a stall.
+     */
+    private static void assertGapsAddUp(Logs logs) {
+        int figures = 0;
+        for (String line : logs.a().split("\n")) {
+            if (!line.contains(" gaps between received messages: ")) {
+                continue;
+            }
+            Matcher m = GAP_FIGURES.matcher(line);
+            while (m.find()) {
+                figures++;
+                double longest = Double.parseDouble(m.group(1)), stalled = Double.parseDouble(m.group(2));
+                long stalls = Long.parseLong(m.group(3));
+                assertThat(longest).as(line).isPositive();
+                assertThat(stalls > 0).as(line).isEqualTo(stalled > 0);
+                if (stalls > 0) {
+                    assertThat(longest).as(line).isGreaterThanOrEqualTo(10.0).isLessThanOrEqualTo(stalled + 0.05);
+                }
+            }
+        }
+        assertThat(figures).as(logs.both()).isPositive();
     }
 
     /**
@@ -157,12 +192,14 @@ class PluginTwoProcessTest {
                 .containsPattern("netbench: round 1 size 65536 in 4 blocks: xdlink Gb/s per block [0-9.]+-[0-9.]+, "
                         + "median [0-9.]+, first [0-9.]+, last [0-9.]+\n")
                 .containsPattern("netbench: round 1 size 1048576 in 1 block: xdlink Gb/s per block ")
+                .containsPattern("netbench: round 1 size 65536 gaps between received messages: xdlink " + GAPS + "\n")
                 .containsPattern("netbench: round 1 8-byte round trip over 200: xdlink median [0-9.]+ us p99 [0-9.]+ "
                         + "us \\(no socket blocks\\); median per block [0-9.]+-[0-9.]+ us\n")
                 .doesNotContain("socket per block").doesNotContain("socket polling").doesNotContain("ratio")
                 .endsWith("harness: 2 passed, 0 failed\n");
         assertThat(logs.b()).as(logs.both()).contains("netbench: round 1 size 65536: isend answered not-yet ")
                 .endsWith("harness: 2 passed, 0 failed\n");
+        assertGapsAddUp(logs);
     }
 
     /** Both ranks' whole output, and both together to show when an assertion fails. */
