@@ -13,6 +13,7 @@
 #include "ccl_net_abi.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -91,7 +92,7 @@ typedef struct {
     int64_t filled;     /* bytes the read brought, or -1 when it failed or found the stream's end */
     _Atomic int64_t empty_reads;   /* reads that found nothing */
     _Atomic int64_t filling_reads; /* reads that brought bytes or failed */
-    int64_t padding;
+    int64_t wait_after; /* nanoseconds a host's looks find nothing before one waits on the socket; 0: none waits */
 } xdl_park_t;
 
 _Static_assert(sizeof(xdl_park_t) == 64, "ParkedRead.BYTES");
@@ -158,12 +159,39 @@ static inline int xdl_quiet(xdl_attention_t *a) {
 }
 
 /*
+ * A look that found nothing on a socket whose calling thread's looks have found nothing for the block's wait_after
+ * (since *quiet_since, CLOCK_MONOTONIC nanoseconds, 0 while they find things) waits on the socket until bytes come or
+ * the engine's deadline, instead of returning at once: 1 when bytes came, 0 when not. On a virtual machine whose two
+ * processors are both busy with a host thread each that polls, the guest's timers were seen to wait up to 100 ms
+ * for an interrupt, and a stream stopped with them; a plain socket whose ends poll stopped the same way, one whose
+ * ends block did not. A thread that waits gives its processor back, and the interrupts come. The block stays BUSY
+ * meanwhile: Java taking the rail back waits as long, never past the deadline it set.
+ */
+static inline int xdl_quiet_wait(xdl_park_t *p, int64_t now, int64_t *quiet_since) {
+    if (quiet_since == NULL || p->wait_after <= 0) {
+        return 0;
+    }
+    if (*quiet_since == 0) {
+        *quiet_since = now;
+        return 0;
+    }
+    int64_t left = p->deadline - now;
+    if (now - *quiet_since < p->wait_after || left <= 0) {
+        return 0;
+    }
+    struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
+    struct timespec wait = {.tv_sec = (time_t)(left / 1000000000), .tv_nsec = (long)(left % 1000000000)};
+    return ppoll(&pfd, 1, &wait, NULL) > 0 ? 1 : 0;
+}
+
+/*
  * The parked read of a comm's engine, for a look at a comm that nothing reached since Java's last look and that is
  * driven only because the host polls: 0 when the socket had nothing (the look is over), -1 when Java must look (no
  * block armed, the engine's deadline has come, or the read brought bytes or failed, which Java takes at its next
- * read).
+ * read). quiet_since is the calling thread's note of when its looks began to find nothing (see xdl_quiet_wait), or
+ * NULL for a look that must not wait.
  */
-static inline int xdl_parked_look(xdl_attention_t *a) {
+static inline int xdl_parked_look(xdl_attention_t *a, int64_t *quiet_since) {
     if (atomic_load_explicit(&a->drive, memory_order_acquire) != XDL_DRIVE_HOST_POLLS
         || atomic_load_explicit(&a->arrivals, memory_order_acquire) != atomic_load_explicit(&a->seen, memory_order_acquire)) {
         return -1;
@@ -185,11 +213,19 @@ static inline int xdl_parked_look(xdl_attention_t *a) {
     int saved = errno;
     ssize_t n = recv(p->fd, (void *)(uintptr_t)p->address, (size_t)p->room, MSG_DONTWAIT);
     int error = n < 0 ? errno : 0;
+    if ((error == EAGAIN || error == EWOULDBLOCK)
+        && xdl_quiet_wait(p, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, quiet_since)) {
+        n = recv(p->fd, (void *)(uintptr_t)p->address, (size_t)p->room, MSG_DONTWAIT);
+        error = n < 0 ? errno : 0;
+    }
     errno = saved;
     if (error == EAGAIN || error == EWOULDBLOCK || error == EINTR) {
         atomic_fetch_add_explicit(&p->empty_reads, 1, memory_order_relaxed);
         atomic_store_explicit(&p->state, XDL_PARK_ARMED, memory_order_release);
         return error == EINTR ? -1 : 0;
+    }
+    if (quiet_since != NULL) {
+        *quiet_since = 0;
     }
     p->filled = n > 0 ? (int64_t)n : -1;
     atomic_fetch_add_explicit(&p->filling_reads, 1, memory_order_relaxed);
@@ -204,7 +240,7 @@ static inline int xdl_parked_look(xdl_attention_t *a) {
  * The sizes are read before the claim: Java writes them before it publishes DONE and never again while the entry
  * holds this generation, and a successful claim proves it still did.
  */
-static inline int xdl_test_mirrored(const xdl_java_api_t *api, uint64_t id, int32_t *sizes) {
+static inline int xdl_test_mirrored(const xdl_java_api_t *api, uint64_t id, int32_t *sizes, int64_t *quiet_since) {
     xdl_request_status_t *s = xdl_entry(api, id, XDL_KIND_REQUEST);
     if (s == NULL) {
         return -1;
@@ -213,7 +249,7 @@ static inline int xdl_test_mirrored(const xdl_java_api_t *api, uint64_t id, int3
     uint64_t state = atomic_load_explicit(&s->state, memory_order_acquire);
     if (state == (generation | XDL_REQUEST_PENDING)) {
         xdl_attention_t *a = (xdl_attention_t *)(uintptr_t)atomic_load_explicit(&s->attention, memory_order_relaxed);
-        return xdl_quiet(a) ? 0 : xdl_parked_look(a);
+        return xdl_quiet(a) ? 0 : xdl_parked_look(a, quiet_since);
     }
     if (state != (generation | XDL_REQUEST_DONE)) {
         return -1;
@@ -257,7 +293,7 @@ static inline int xdl_surely_starved(const xdl_java_api_t *api, uint64_t send_co
     /* Driven only because the host polls: the engine's parked read finding nothing brought no advertisement. */
     return atomic_load_explicit(&a->drive, memory_order_acquire) == XDL_DRIVE_HOST_POLLS
            && atomic_load_explicit(&a->arrivals, memory_order_acquire) == atomic_load_explicit(&a->seen, memory_order_acquire)
-           && atomic_load_explicit(&a->starved, memory_order_acquire) != 0 && xdl_parked_look(a) == 0;
+           && atomic_load_explicit(&a->starved, memory_order_acquire) != 0 && xdl_parked_look(a, NULL) == 0;
 }
 
 /* The table Java registered, or NULL before registration. */

@@ -9,7 +9,7 @@
  * Arguments the host owns and we must not touch: sendDevComm/recvDevComm (RCCL may pass a {uint32_t chId}* there)
  * and the profiler handles. The 0x1 that NCCL may leave in *request on irecv is overwritten, never read.
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, for ccl_bridge.h's parked read */
+#define _GNU_SOURCE /* clock_gettime and ppoll, for ccl_bridge.h's parked read */
 #include <string.h>
 
 #include "ccl_bridge.h"
@@ -191,20 +191,29 @@ static ccl_result_t do_iflush(void *recv_comm, int n, void **data, int *sizes, v
     return put(request, api->iflush(as_id(recv_comm), n, data, sizes, mhandles));
 }
 
+/* When the calling thread's test() calls began to find nothing done and no bytes, or 0: see xdl_quiet_wait. */
+static _Thread_local int64_t quiet_since;
+
 static ccl_result_t do_test(void *request, int *done, int *sizes) {
     const xdl_java_api_t *api = xdl_api();
     if (api == NULL || done == NULL) {
         return ccl_internal_error;
     }
     /* A host polls test() in a loop: the mirror answers "not done", and "done" with the sizes, by itself. */
-    int mirrored = xdl_test_mirrored(api, as_id(request), sizes);
+    int mirrored = xdl_test_mirrored(api, as_id(request), sizes, &quiet_since);
     if (mirrored >= 0) {
         *done = mirrored;
+        if (mirrored) {
+            quiet_since = 0;
+        }
         return ccl_success;
     }
     xdl_attach_thread();
     int64_t r = api->test(as_id(request), as_id(sizes));
     *done = r > 0 ? 1 : 0;
+    if (r != 0) {
+        quiet_since = 0; /* done, or failed: either is news */
+    }
     return xdl_status(r);
 }
 

@@ -1,9 +1,11 @@
 /*
  * ccl_bridge.h's parked read, as a host's test() makes it (xdl_parked_look), against a real socket pair: when it
- * reads, what it leaves in the block, and when it leaves everything to Java without reading. Prints one line per
+ * reads, what it leaves in the block, when it leaves everything to Java without reading, and when a look waits on
+ * the socket because the thread's looks have found nothing for a while. Prints one line per
  * check ("ok ..." or "FAIL ...") and exits non-zero when any failed. Built and run by ParkedLookTest.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* ppoll, for ccl_bridge.h */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,6 +33,63 @@ static int64_t reads(void) {
     return atomic_load(&park.empty_reads) + atomic_load(&park.filling_reads);
 }
 
+static int writer_fd;
+
+/* Writes one byte 20 ms after it starts: what a waiting look must wake for. */
+static void *late_byte(void *unused) {
+    (void)unused;
+    struct timespec t = {0, 20 * 1000000};
+    nanosleep(&t, NULL);
+    if (write(writer_fd, "w", 1) != 1) {
+        perror("write");
+    }
+    return NULL;
+}
+
+/* The looks of a thread that has found nothing for wait_after: the next one waits, for bytes or the deadline. */
+static void quiet_looks(int pair[2]) {
+    int64_t quiet = 0, wait_after = 200 * 1000000LL;
+    park.wait_after = wait_after;
+    park.deadline = now_ns() + 5LL * 1000000000;
+    atomic_store(&park.state, XDL_PARK_ARMED);
+    int64_t t0 = now_ns();
+    check(xdl_parked_look(&attention, &quiet) == 0 && quiet >= t0, "a first look that finds nothing notes when");
+    check(xdl_parked_look(&attention, &quiet) == 0 && now_ns() - t0 < wait_after / 2,
+          "and looks within wait_after of it return at once");
+    quiet = now_ns() - wait_after - 1;
+    park.deadline = now_ns() + 30 * 1000000LL;
+    int64_t before = now_ns();
+    int r = xdl_parked_look(&attention, &quiet);
+    int64_t took = now_ns() - before;
+    check(r == 0 && took >= 25 * 1000000LL && took < 500 * 1000000LL && atomic_load(&park.state) == XDL_PARK_ARMED,
+          "a look after wait_after of nothing waits until the engine's deadline, and finds nothing");
+    writer_fd = pair[1];
+    pthread_t writer;
+    if (pthread_create(&writer, NULL, late_byte, NULL) != 0) {
+        check(0, "a writer thread starts");
+        return;
+    }
+    park.deadline = now_ns() + 5LL * 1000000000;
+    before = now_ns();
+    r = xdl_parked_look(&attention, &quiet);
+    took = now_ns() - before;
+    pthread_join(writer, NULL);
+    check(r == -1 && took >= 15 * 1000000LL && took < 2LL * 1000000000 && park.filled == 1 && buffer[0] == 'w'
+          && quiet == 0, "a waiting look wakes for the bytes that come, hands them to Java and starts afresh");
+    atomic_store(&park.state, XDL_PARK_ARMED);
+    quiet = now_ns() - wait_after - 1;
+    park.wait_after = 0;
+    before = now_ns();
+    check(xdl_parked_look(&attention, &quiet) == 0 && now_ns() - before < 20 * 1000000LL,
+          "with wait_after 0 no look waits");
+    park.wait_after = wait_after;
+    before = now_ns();
+    check(xdl_parked_look(&attention, NULL) == 0 && now_ns() - before < 20 * 1000000LL,
+          "nor does a look that must not wait (an isend's)");
+    park.wait_after = 0;
+    park.deadline = now_ns() + 60LL * 1000000000;
+}
+
 int main(void) {
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) {
@@ -49,7 +108,7 @@ int main(void) {
     atomic_store(&park.state, XDL_PARK_ARMED);
 
     errno = EDOM;
-    check(xdl_parked_look(&attention) == 0, "a look at an empty socket answers not done");
+    check(xdl_parked_look(&attention, NULL) == 0, "a look at an empty socket answers not done");
     check(atomic_load(&park.state) == XDL_PARK_ARMED && park.empty_reads == 1, "and leaves the block armed");
     check(errno == EDOM, "and the host's errno as it was");
 
@@ -57,39 +116,44 @@ int main(void) {
         perror("write");
         return 2;
     }
-    check(xdl_parked_look(&attention) == -1, "a look that brings bytes leaves the rest to Java");
+    check(xdl_parked_look(&attention, NULL) == -1, "a look that brings bytes leaves the rest to Java");
     check(atomic_load(&park.state) == XDL_PARK_FILLED && park.filled == 8 && park.filling_reads == 1,
           "filled with as many bytes as the room allowed");
     check(memcmp(buffer, "hello, p", 8) == 0 && buffer[8] == 0, "into the armed place, and no further");
-    check(xdl_parked_look(&attention) == -1 && reads() == 2, "a filled block is Java's: no second read");
+    check(xdl_parked_look(&attention, NULL) == -1 && reads() == 2, "a filled block is Java's: no second read");
 
     atomic_store(&park.state, XDL_PARK_ARMED);
     atomic_store(&attention.arrivals, 6);
-    check(xdl_parked_look(&attention) == -1 && reads() == 2, "news since Java's last look: Java looks, nothing read");
+    check(xdl_parked_look(&attention, NULL) == -1 && reads() == 2,
+          "news since Java's last look: Java looks, nothing read");
     atomic_store(&attention.arrivals, 5);
     atomic_store(&attention.drive, XDL_DRIVE_HOST_POLLS | XDL_DRIVE_PROGRESS);
-    check(xdl_parked_look(&attention) == -1 && reads() == 2, "a comm whose own progress needs Java: nothing read");
+    check(xdl_parked_look(&attention, NULL) == -1 && reads() == 2,
+          "a comm whose own progress needs Java: nothing read");
     atomic_store(&attention.drive, 0);
-    check(xdl_parked_look(&attention) == -1 && reads() == 2, "a comm nobody drives is the mirror's: nothing read");
+    check(xdl_parked_look(&attention, NULL) == -1 && reads() == 2,
+          "a comm nobody drives is the mirror's: nothing read");
     atomic_store(&attention.drive, XDL_DRIVE_HOST_POLLS);
     park.deadline = now_ns() - 1;
-    check(xdl_parked_look(&attention) == -1 && reads() == 2 && atomic_load(&park.state) == XDL_PARK_ARMED,
+    check(xdl_parked_look(&attention, NULL) == -1 && reads() == 2 && atomic_load(&park.state) == XDL_PARK_ARMED,
           "past the engine's deadline: Java runs its timers, the block stays armed, nothing read");
     park.deadline = far;
     atomic_store(&attention.park, 0);
-    check(xdl_parked_look(&attention) == -1 && reads() == 2, "no block: Java looks");
+    check(xdl_parked_look(&attention, NULL) == -1 && reads() == 2, "no block: Java looks");
     atomic_store(&attention.park, (uint64_t)(uintptr_t)&park);
     atomic_store(&park.state, XDL_PARK_IDLE);
-    check(xdl_parked_look(&attention) == -1 && reads() == 2, "a block Java took back: Java looks");
+    check(xdl_parked_look(&attention, NULL) == -1 && reads() == 2, "a block Java took back: Java looks");
     atomic_store(&park.state, XDL_PARK_BUSY);
-    check(xdl_parked_look(&attention) == -1 && reads() == 2, "a read under way elsewhere: Java looks");
+    check(xdl_parked_look(&attention, NULL) == -1 && reads() == 2, "a read under way elsewhere: Java looks");
 
     atomic_store(&park.state, XDL_PARK_ARMED);
-    check(xdl_parked_look(&attention) == -1 && park.filled == 5 && memcmp(buffer, "arked", 5) == 0,
+    check(xdl_parked_look(&attention, NULL) == -1 && park.filled == 5 && memcmp(buffer, "arked", 5) == 0,
           "the rest of the stream comes in order");
+    quiet_looks(pair);
+
     atomic_store(&park.state, XDL_PARK_ARMED);
     close(pair[1]);
-    check(xdl_parked_look(&attention) == -1 && atomic_load(&park.state) == XDL_PARK_FILLED && park.filled == -1,
+    check(xdl_parked_look(&attention, NULL) == -1 && atomic_load(&park.state) == XDL_PARK_FILLED && park.filled == -1,
           "the stream's end is left for Java to meet");
     close(pair[0]);
     return failures == 0 ? 0 : 1;

@@ -116,6 +116,21 @@ public final class CclParams implements ParamProvider {
                     + "socket write; 0: every send leaves as it is posted")
             .build();
 
+    /**
+     * On a 2-processor virtual machine in the two-host lab, a stream between two plugin processes whose host threads
+     * both polled stopped now and then for 100 ms, both ends at once, while the guest's timers waited for an
+     * interrupt (a scheduler trace showed both host threads on the processors throughout, and every sleeping thread
+     * waking together when it ended); a plain socket whose ends poll with yields stopped the same way, one whose ends
+     * block did not. A look that waits in the kernel lets the processor go idle and the interrupts through.
+     */
+    public static final ParamSpec<Long> LOOK_WAIT = ParamSpec.builder("ccl_look_wait_us",
+                    new ParamType.Int(0, 100000, true))
+            .defaultValue(300L).unit("us")
+            .description("With ccl_host_polls, once a host thread's test() calls have found nothing done and no bytes "
+                    + "for this long, its next look waits on the rail's socket until bytes come or the engine's next "
+                    + "timer, giving the processor back; 0: looks never wait")
+            .build();
+
     /*
      * 19 by default: each standby wakes about 900 times a second while the host streams (its pauses), and at nice 0
      * each wake-up took a processor from a host's polling thread in the middle of its turn. Measured in one plugin-only
@@ -141,7 +156,7 @@ public final class CclParams implements ParamProvider {
     private static final long MAX_PARK_NANOS = 1_000_000;
     private static final List<ParamSpec<?>> ALL =
             List.of(IDLE_SPINS, IDLE_YIELDS, DRAIN_ON_PROGRESS, ENGINE, HOST_POLLS, STANDBY_PAUSE, STANDBY_NICE,
-                    SEND_HOLD);
+                    SEND_HOLD, LOOK_WAIT);
 
     /**
      * The idle strategy of the plugin's device threads: a backoff with these counts, parking from 1 us to 1 ms as

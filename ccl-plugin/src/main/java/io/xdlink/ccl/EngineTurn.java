@@ -102,9 +102,19 @@ public final class EngineTurn implements AutoCloseable {
      */
     public EngineTurn(Agent agent, IdleStrategy idle, LongSupplier clock, boolean hostPolls, long standbyPauseNanos,
                       int standbyNice, long sendHoldNanos) {
-        if (standbyPauseNanos < 0 || sendHoldNanos < 0) {
-            throw new IllegalArgumentException("negative standby pause " + standbyPauseNanos + " or send hold "
-                    + sendHoldNanos);
+        this(agent, idle, clock, hostPolls, standbyPauseNanos, standbyNice, sendHoldNanos, 0);
+    }
+
+    /**
+     * As {@link #EngineTurn(Agent, IdleStrategy, LongSupplier, boolean, long, int, long)}, with a host's looks through
+     * the parked read waiting on the rail's socket once its looks have found nothing for {@code lookWaitNanos} (0:
+     * never; {@code ccl_look_wait_us}), up to the engine's next timer.
+     */
+    public EngineTurn(Agent agent, IdleStrategy idle, LongSupplier clock, boolean hostPolls, long standbyPauseNanos,
+                      int standbyNice, long sendHoldNanos, long lookWaitNanos) {
+        if (standbyPauseNanos < 0 || sendHoldNanos < 0 || lookWaitNanos < 0) {
+            throw new IllegalArgumentException("negative standby pause " + standbyPauseNanos + ", send hold "
+                    + sendHoldNanos + " or look wait " + lookWaitNanos);
         }
         if (standbyNice < 0 || standbyNice > ThreadNice.LOWEST) {
             throw new IllegalArgumentException("standby nice value " + standbyNice + " is not 0.." + ThreadNice.LOWEST);
@@ -113,7 +123,7 @@ public final class EngineTurn implements AutoCloseable {
         this.clock = clock;
         this.hostPolls = hostPolls;
         this.pauseNanos = hostPolls ? standbyPauseNanos : 0;
-        this.park = hostPolls ? new ParkedRead() : null;
+        this.park = hostPolls ? new ParkedRead(lookWaitNanos) : null;
         // Only while the host polls: its calls then come back to a comm with a held send, which is what sends it.
         this.sendHoldNanos = hostPolls ? sendHoldNanos : 0;
         // A quarter of the standby's pause, so host calls keep running the engine (and keep the standby aside) while

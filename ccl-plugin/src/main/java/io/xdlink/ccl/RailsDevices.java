@@ -49,7 +49,8 @@ final class RailsDevices implements Devices.Source {
                         params.get(CclParams.HOST_POLLS),
                         TimeUnit.MICROSECONDS.toNanos(params.get(CclParams.STANDBY_PAUSE)),
                         params.get(CclParams.STANDBY_NICE).intValue(),
-                        TimeUnit.MICROSECONDS.toNanos(params.get(CclParams.SEND_HOLD)));
+                        TimeUnit.MICROSECONDS.toNanos(params.get(CclParams.SEND_HOLD)),
+                        TimeUnit.MICROSECONDS.toNanos(params.get(CclParams.LOOK_WAIT)));
             } catch (RuntimeException | Error e) {
                 d.close();
                 throw e;

@@ -26,8 +26,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>Layout (64 bytes, ccl_bridge.h's {@code xdl_park_t}): state (int), descriptor (int), address (long), room
  * (long), deadline on {@link System#nanoTime()}'s clock, Linux's {@code CLOCK_MONOTONIC} (long), bytes the last read
- * brought or -1 when it failed (long), and two counts of the reader's own: reads that found nothing, and reads that
- * brought bytes or failed.
+ * brought or -1 when it failed (long), two counts of the reader's own: reads that found nothing, and reads that
+ * brought bytes or failed, and how long a reader's looks must have found nothing before one waits on the socket
+ * until bytes come or the deadline, nanoseconds, 0 when none waits (long, written once, before the block is armed).
  */
 public final class ParkedRead {
     /** Bytes of the block. */
@@ -41,6 +42,7 @@ public final class ParkedRead {
     public static final long FILLED_BYTES = 32;
     public static final long EMPTY_READS = 40;
     public static final long FILLING_READS = 48;
+    public static final long WAIT_AFTER = 56;
     /** Values of the state word. */
     public static final int IDLE = 0;
     public static final int ARMED = 1;
@@ -59,6 +61,23 @@ public final class ParkedRead {
     private final MemorySegment block = Arena.global().allocate(BYTES, 64);
     /** The rail that armed the block last, or null; only its claims and drops touch the state. */
     private volatile Object owner;
+
+    /** A block whose readers never wait on the socket. */
+    public ParkedRead() {
+        this(0);
+    }
+
+    /**
+     * A block whose readers wait on the socket, up to its deadline, once their looks have found nothing for
+     * {@code waitAfterNanos} (0: never): a thread that waits gives its processor back, as a blocking socket does.
+     */
+    public ParkedRead(long waitAfterNanos) {
+        if (waitAfterNanos < 0) {
+            throw new IllegalArgumentException("a parked read's wait cannot begin after a negative time: "
+                    + waitAfterNanos);
+        }
+        LONG.setRelease(block, WAIT_AFTER, waitAfterNanos);
+    }
 
     /** Where the block is, for native readers. */
     public long address() {
@@ -144,6 +163,11 @@ public final class ParkedRead {
         revoke();
         INT.compareAndSet(block, STATE, FILLED, IDLE);
         owner = null;
+    }
+
+    /** How long a reader's looks find nothing before one waits on the socket; 0 when none waits. */
+    public long waitAfterNanos() {
+        return (long) LONG.getAcquire(block, WAIT_AFTER);
     }
 
     /** The block's state word, for tests and diagnosis. */

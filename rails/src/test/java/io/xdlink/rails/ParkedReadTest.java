@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The block's state word between the rail that arms it and a host's reader outside Java: who may write what when,
@@ -28,6 +29,19 @@ class ParkedReadTest {
         assertThat(INT.compareAndSet(park.block(), ParkedRead.STATE, ParkedRead.ARMED, ParkedRead.BUSY)).isTrue();
         LONG.setRelease(park.block(), ParkedRead.FILLED_BYTES, n);
         INT.setVolatile(park.block(), ParkedRead.STATE, ParkedRead.FILLED);
+    }
+
+    @Test
+    void theWaitAfterIsInTheBlockForTheReaderBeforeAnyArming() {
+        ParkedRead waits = new ParkedRead(300_000);
+        assertThat((long) LONG.getAcquire(waits.block(), ParkedRead.WAIT_AFTER)).isEqualTo(300_000);
+        assertThat(waits.waitAfterNanos()).isEqualTo(300_000);
+        assertThat(waits.arm(rail, 5, 4096, 10, FAR)).isTrue();
+        assertThat((long) LONG.getAcquire(waits.block(), ParkedRead.WAIT_AFTER)).as("arming leaves it")
+                .isEqualTo(300_000);
+        assertThat(new ParkedRead().waitAfterNanos()).as("a block whose readers never wait").isZero();
+        assertThatThrownBy(() -> new ParkedRead(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("negative");
     }
 
     @Test

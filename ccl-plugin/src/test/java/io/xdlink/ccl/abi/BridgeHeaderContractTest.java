@@ -79,6 +79,7 @@ class BridgeHeaderContractTest {
             entry("xdl_park_t.filled", new Java("ParkedRead.FILLED_BYTES", ParkedRead.FILLED_BYTES)),
             entry("xdl_park_t.empty_reads", new Java("ParkedRead.EMPTY_READS", ParkedRead.EMPTY_READS)),
             entry("xdl_park_t.filling_reads", new Java("ParkedRead.FILLING_READS", ParkedRead.FILLING_READS)),
+            entry("xdl_park_t.wait_after", new Java("ParkedRead.WAIT_AFTER", ParkedRead.WAIT_AFTER)),
             entry("sizeof(xdl_park_t)", new Java("ParkedRead.BYTES", ParkedRead.BYTES)),
             entry("xdl_java_api_t.request_pages", new Java("NativeBridge.requestPagesOffset()",
                     NativeBridge.requestPagesOffset())),
@@ -86,8 +87,7 @@ class BridgeHeaderContractTest {
 
     /** Offsets and sizes with no Java counterpart, each with the reason. */
     static final Map<String, String> LAYOUT_C_ONLY = Map.of(
-            "xdl_request_status_t.padding", "fills an entry to one cache line; nothing reads it",
-            "xdl_park_t.padding", "fills the block to one cache line; nothing reads it");
+            "xdl_request_status_t.padding", "fills an entry to one cache line; nothing reads it");
 
     /** The one entry point named differently on the two sides, and why. */
     static final Map<String, String> SLOT_NAMED_OTHERWISE = Map.of(

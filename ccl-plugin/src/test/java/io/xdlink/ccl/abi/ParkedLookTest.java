@@ -34,9 +34,9 @@ class ParkedLookTest {
     void theLookReadsOnlyWhenJavaLeftItTheReadAndLeavesWhatItBroughtToJava() throws Exception {
         Path binary = Path.of("target", "parked-look", "parked_look").toAbsolutePath();
         Files.createDirectories(binary.getParent());
-        run(List.of("gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-I" + INCLUDE, "-o", binary.toString(),
-                SOURCE.toString()));
+        run(List.of("gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-pthread", "-I" + INCLUDE, "-o",
+                binary.toString(), SOURCE.toString()));
         String out = run(List.of(binary.toString()));
-        assertThat(out.lines()).as(out).hasSize(16).allMatch(l -> l.startsWith("ok "));
+        assertThat(out.lines()).as(out).hasSize(22).allMatch(l -> l.startsWith("ok "));
     }
 }

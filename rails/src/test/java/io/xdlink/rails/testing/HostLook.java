@@ -19,6 +19,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * A host's look through a {@link ParkedRead}, step for step as ccl_bridge.h's {@code xdl_parked_look} makes it in C:
  * take the block from armed to busy, give up past the deadline, one non-blocking {@code recv} into the armed place,
  * then armed again when the socket had nothing, or filled with what it brought (-1 for a failure or the stream's end).
+ * The wait on the socket that a look of a thread whose looks found nothing for a while makes in C (the block's
+ * {@link ParkedRead#WAIT_AFTER}) is left out: these looks stand for a host that keeps finding things.
  */
 public final class HostLook {
     /** Linux's {@code MSG_DONTWAIT}. */
