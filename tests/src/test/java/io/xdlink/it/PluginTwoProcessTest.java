@@ -156,8 +156,9 @@ class PluginTwoProcessTest {
             Pattern.compile("longest ([0-9.]+) ms, ([0-9.]+) ms in ([0-9]+) over 10 ms");
 
     /**
-     * Every gaps figure rank 0 printed is one a stream can have: a longest gap above nothing (a message takes time),
-     * stalls counted exactly when time was counted in them, and the longest at least as long as a stall.
+     * Every gaps figure rank 0 printed is one a stream can have: stalls counted exactly when time was counted in them,
+     * and then a longest gap over 10 ms and no longer than the stalls' time together. The longest gap may print as 0.0
+     * ms: a 64 KiB read over one host's sockets can take less than 0.05 ms.
      */
     private static void assertGapsAddUp(Logs logs) {
         int figures = 0;
@@ -170,7 +171,7 @@ class PluginTwoProcessTest {
                 figures++;
                 double longest = Double.parseDouble(m.group(1)), stalled = Double.parseDouble(m.group(2));
                 long stalls = Long.parseLong(m.group(3));
-                assertThat(longest).as(line).isPositive();
+                assertThat(longest).as(line).isNotNegative();
                 assertThat(stalls > 0).as(line).isEqualTo(stalled > 0);
                 if (stalls > 0) {
                     assertThat(longest).as(line).isGreaterThanOrEqualTo(10.0).isLessThanOrEqualTo(stalled + 0.05);
