@@ -275,6 +275,36 @@ static inline int xdl_test_mirrored(const xdl_java_api_t *api, uint64_t id, int3
     return 1;
 }
 
+/* How long a host thread naps after a look Java answered with nothing, once its looks found nothing for a while. */
+#define XDL_QUIET_NAP_NS 50000
+
+/*
+ * After a test() of request id that Java answered "not done": a thread whose looks have found nothing done and no
+ * bytes for its engine's wait_after (see xdl_quiet_wait) sleeps XDL_QUIET_NAP_NS, so its processor goes idle. An
+ * engine on several rails leaves no read parked, so its looks never wait on a socket; in the two-host lab on two
+ * cables such looks kept both processors busy through 100 ms stops. A request the mirror cannot place, or an engine
+ * whose looks never wait, naps never.
+ */
+static inline void xdl_quiet_nap(const xdl_java_api_t *api, uint64_t id, int64_t *quiet_since) {
+    xdl_request_status_t *s = xdl_entry(api, id, XDL_KIND_REQUEST);
+    xdl_attention_t *a = s == NULL ? NULL
+            : (xdl_attention_t *)(uintptr_t)atomic_load_explicit(&s->attention, memory_order_relaxed);
+    xdl_park_t *p = a == NULL ? NULL : (xdl_park_t *)(uintptr_t)atomic_load_explicit(&a->park, memory_order_acquire);
+    struct timespec now;
+    if (p == NULL || p->wait_after <= 0 || clock_gettime(CLOCK_MONOTONIC, &now) != 0) {
+        return;
+    }
+    int64_t t = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    if (*quiet_since == 0) {
+        *quiet_since = t;
+    } else if (t - *quiet_since >= p->wait_after) {
+        int saved = errno;
+        struct timespec nap = {.tv_sec = 0, .tv_nsec = XDL_QUIET_NAP_NS};
+        nanosleep(&nap, NULL);
+        errno = saved;
+    }
+}
+
 /*
  * True when an isend on the send comm with handle id would surely be told to retry: the comm had no advertised
  * receive left at its last look and has had no completion since (an advertisement arrives as one). The send's own

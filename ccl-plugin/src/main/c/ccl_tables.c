@@ -213,6 +213,8 @@ static ccl_result_t do_test(void *request, int *done, int *sizes) {
     *done = r > 0 ? 1 : 0;
     if (r != 0) {
         quiet_since = 0; /* done, or failed: either is news */
+    } else {
+        xdl_quiet_nap(api, as_id(request), &quiet_since);
     }
     return xdl_status(r);
 }

@@ -95,6 +95,42 @@ static void quiet_looks(int pair[2]) {
     park.deadline = now_ns() + 60LL * 1000000000;
 }
 
+/*
+ * The nap after a look Java answered with nothing (xdl_quiet_nap): only once the thread's looks have found nothing
+ * for the request's engine's wait_after, and never for a request the mirror cannot place.
+ */
+static void quiet_naps(void) {
+    static xdl_request_status_t page[1 << XDL_STATUS_PAGE_BITS];
+    static _Atomic uint64_t pages[XDL_STATUS_PAGES];
+    xdl_java_api_t api = {.request_pages = pages};
+    atomic_store(&page[3].attention, (uint64_t)(uintptr_t)&attention);
+    uint64_t request = (7ull << 32) | (3u << 3) | XDL_KIND_REQUEST;
+    int64_t quiet = 0, t0 = now_ns();
+    park.wait_after = 1000 * 1000000LL;
+    xdl_quiet_nap(&api, request, &quiet);
+    check(quiet == 0, "no page of entries: the mirror cannot place the request, and nothing is noted");
+    atomic_store(&pages[0], (uint64_t)(uintptr_t)page);
+    xdl_quiet_nap(&api, request, &quiet);
+    check(quiet >= t0, "a first look Java answered with nothing notes when");
+    /* A nap is XDL_QUIET_NAP_NS: 2,000 looks that each napped would take 100 ms, and without naps a few. */
+    int64_t before = now_ns();
+    for (int i = 0; i < 2000; i++) {
+        xdl_quiet_nap(&api, request, &quiet);
+    }
+    check(now_ns() - before < 2000LL * XDL_QUIET_NAP_NS / 2 && quiet >= t0, "within wait_after of it no nap");
+    park.wait_after = 1000000;
+    quiet = now_ns() - 2000000;
+    before = now_ns();
+    xdl_quiet_nap(&api, request, &quiet);
+    check(now_ns() - before >= XDL_QUIET_NAP_NS, "after wait_after of nothing the thread naps");
+    park.wait_after = 0;
+    before = now_ns();
+    for (int i = 0; i < 2000; i++) {
+        xdl_quiet_nap(&api, request, &quiet);
+    }
+    check(now_ns() - before < 2000LL * XDL_QUIET_NAP_NS / 2, "with wait_after 0 it never naps");
+}
+
 int main(void) {
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) {
@@ -155,6 +191,7 @@ int main(void) {
     check(xdl_parked_look(&attention, NULL) == -1 && park.filled == 5 && memcmp(buffer, "arked", 5) == 0,
           "the rest of the stream comes in order");
     quiet_looks(pair);
+    quiet_naps();
 
     atomic_store(&park.state, XDL_PARK_ARMED);
     close(pair[1]);
