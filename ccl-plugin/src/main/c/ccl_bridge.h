@@ -159,6 +159,21 @@ static inline int xdl_quiet(xdl_attention_t *a) {
 }
 
 /*
+ * Whether the calling thread's looks have found nothing for the block's wait_after by now; a first look that found
+ * nothing notes when (*quiet_since), and none ever has when the block's looks never wait or quiet_since is NULL.
+ */
+static inline int xdl_quiet_long(const xdl_park_t *p, int64_t now, int64_t *quiet_since) {
+    if (quiet_since == NULL || p->wait_after <= 0) {
+        return 0;
+    }
+    if (*quiet_since == 0) {
+        *quiet_since = now;
+        return 0;
+    }
+    return now - *quiet_since >= p->wait_after;
+}
+
+/*
  * A look that found nothing on a socket whose calling thread's looks have found nothing for the block's wait_after
  * (since *quiet_since, CLOCK_MONOTONIC nanoseconds, 0 while they find things) waits on the socket until bytes come or
  * the engine's deadline, instead of returning at once: 1 when bytes came, 0 when not. On a virtual machine whose two
@@ -168,15 +183,8 @@ static inline int xdl_quiet(xdl_attention_t *a) {
  * meanwhile: Java taking the rail back waits as long, never past the deadline it set.
  */
 static inline int xdl_quiet_wait(xdl_park_t *p, int64_t now, int64_t *quiet_since) {
-    if (quiet_since == NULL || p->wait_after <= 0) {
-        return 0;
-    }
-    if (*quiet_since == 0) {
-        *quiet_since = now;
-        return 0;
-    }
     int64_t left = p->deadline - now;
-    if (now - *quiet_since < p->wait_after || left <= 0) {
+    if (!xdl_quiet_long(p, now, quiet_since) || left <= 0) {
         return 0;
     }
     struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
@@ -206,15 +214,15 @@ static inline int xdl_parked_look(xdl_attention_t *a, int64_t *quiet_since) {
         return -1;
     }
     struct timespec now;
-    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0 || (int64_t)now.tv_sec * 1000000000 + now.tv_nsec >= p->deadline) {
+    int64_t t = clock_gettime(CLOCK_MONOTONIC, &now) != 0 ? INT64_MAX : (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    if (t >= p->deadline) {
         atomic_store_explicit(&p->state, XDL_PARK_ARMED, memory_order_release);
         return -1;
     }
     int saved = errno;
     ssize_t n = recv(p->fd, (void *)(uintptr_t)p->address, (size_t)p->room, MSG_DONTWAIT);
     int error = n < 0 ? errno : 0;
-    if ((error == EAGAIN || error == EWOULDBLOCK)
-        && xdl_quiet_wait(p, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, quiet_since)) {
+    if ((error == EAGAIN || error == EWOULDBLOCK) && xdl_quiet_wait(p, t, quiet_since)) {
         n = recv(p->fd, (void *)(uintptr_t)p->address, (size_t)p->room, MSG_DONTWAIT);
         error = n < 0 ? errno : 0;
     }
@@ -294,10 +302,7 @@ static inline void xdl_quiet_nap(const xdl_java_api_t *api, uint64_t id, int64_t
     if (p == NULL || p->wait_after <= 0 || clock_gettime(CLOCK_MONOTONIC, &now) != 0) {
         return;
     }
-    int64_t t = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-    if (*quiet_since == 0) {
-        *quiet_since = t;
-    } else if (t - *quiet_since >= p->wait_after) {
+    if (xdl_quiet_long(p, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, quiet_since)) {
         int saved = errno;
         struct timespec nap = {.tv_sec = 0, .tv_nsec = XDL_QUIET_NAP_NS};
         nanosleep(&nap, NULL);
