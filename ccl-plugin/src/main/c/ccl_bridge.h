@@ -82,6 +82,8 @@ typedef struct {
 #define XDL_PARK_ARMED 1
 #define XDL_PARK_BUSY 2
 #define XDL_PARK_FILLED 3
+/* The most sockets an engine's watch names (ParkedRead.WATCH_FDS). */
+#define XDL_WATCH_FDS 8
 
 typedef struct {
     _Atomic int32_t state;
@@ -93,9 +95,21 @@ typedef struct {
     _Atomic int64_t empty_reads;   /* reads that found nothing */
     _Atomic int64_t filling_reads; /* reads that brought bytes or failed */
     int64_t wait_after; /* nanoseconds a host's looks find nothing before one waits on the socket; 0: none waits */
+    /*
+     * An engine that reads several rails parks no read; instead it names their sockets, which a host thread whose
+     * looks found nothing may wait on until the deadline (see xdl_quiet_nap). Java writes the words below between
+     * two steps of the version, odd while it writes; a reader that finds the version odd, or changed once it read
+     * them, waits on nothing. The wait only polls the sockets, never reads them, so a stale name costs at most a
+     * wake-up too early or a wait to the deadline.
+     */
+    _Atomic int64_t watch_version;
+    _Atomic int64_t watch_deadline; /* CLOCK_MONOTONIC nanoseconds; 0: no watch */
+    _Atomic int32_t watch_count;
+    _Atomic int32_t watch_fds[XDL_WATCH_FDS];
+    int32_t watch_padding[3];
 } xdl_park_t;
 
-_Static_assert(sizeof(xdl_park_t) == 64, "ParkedRead.BYTES");
+_Static_assert(sizeof(xdl_park_t) == 128, "ParkedRead.BYTES");
 
 typedef struct {
     int64_t (*init)(int32_t abi_version, uint64_t comm_id, int32_t traffic_class);
@@ -287,11 +301,40 @@ static inline int xdl_test_mirrored(const xdl_java_api_t *api, uint64_t id, int3
 #define XDL_QUIET_NAP_NS 50000
 
 /*
+ * Waits, until its deadline, on the sockets the engine's watch names (POLLIN): 1 when one had bytes, 0 when the
+ * deadline came, and -1 when no watch holds (none armed, Java rewriting it, its deadline past).
+ */
+static inline int xdl_watch_wait(const xdl_park_t *p, int64_t now) {
+    int64_t version = atomic_load_explicit(&p->watch_version, memory_order_acquire);
+    if (version & 1) {
+        return -1;
+    }
+    int64_t deadline = atomic_load_explicit(&p->watch_deadline, memory_order_relaxed);
+    int32_t count = atomic_load_explicit(&p->watch_count, memory_order_relaxed);
+    if (count < 1 || count > XDL_WATCH_FDS) {
+        return -1;
+    }
+    struct pollfd fds[XDL_WATCH_FDS];
+    for (int32_t i = 0; i < count; i++) {
+        fds[i] = (struct pollfd){.fd = atomic_load_explicit(&p->watch_fds[i], memory_order_relaxed), .events = POLLIN};
+    }
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&p->watch_version, memory_order_relaxed) != version || deadline - now <= 0) {
+        return -1;
+    }
+    int64_t left = deadline - now;
+    struct timespec wait = {.tv_sec = (time_t)(left / 1000000000), .tv_nsec = (long)(left % 1000000000)};
+    return ppoll(fds, (nfds_t)count, &wait, NULL) > 0 ? 1 : 0;
+}
+
+/*
  * After a test() of request id that Java answered "not done": a thread whose looks have found nothing done and no
- * bytes for its engine's wait_after (see xdl_quiet_wait) sleeps XDL_QUIET_NAP_NS, so its processor goes idle. An
- * engine on several rails leaves no read parked, so its looks never wait on a socket; in the two-host lab on two
- * cables such looks kept both processors busy through 100 ms stops. A request the mirror cannot place, or an engine
- * whose looks never wait, naps never.
+ * bytes for its engine's wait_after (see xdl_quiet_wait) gives its processor back. An engine on several rails leaves
+ * no read parked, so its looks never wait on a socket there; in the two-host lab on two cables such looks kept both
+ * processors busy through 100 ms stops. When the engine's last cycle named its rails' sockets (the watch), the thread
+ * waits on them until bytes come or the engine's next timer; otherwise it sleeps XDL_QUIET_NAP_NS. Bytes that come
+ * start the count again, as a look's own read does. A request the mirror cannot place, or an engine whose looks
+ * never wait, gives nothing back.
  */
 static inline void xdl_quiet_nap(const xdl_java_api_t *api, uint64_t id, int64_t *quiet_since) {
     xdl_request_status_t *s = xdl_entry(api, id, XDL_KIND_REQUEST);
@@ -302,10 +345,16 @@ static inline void xdl_quiet_nap(const xdl_java_api_t *api, uint64_t id, int64_t
     if (p == NULL || p->wait_after <= 0 || clock_gettime(CLOCK_MONOTONIC, &now) != 0) {
         return;
     }
-    if (xdl_quiet_long(p, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, quiet_since)) {
+    int64_t t = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    if (xdl_quiet_long(p, t, quiet_since)) {
         int saved = errno;
-        struct timespec nap = {.tv_sec = 0, .tv_nsec = XDL_QUIET_NAP_NS};
-        nanosleep(&nap, NULL);
+        int woke = xdl_watch_wait(p, t);
+        if (woke < 0) {
+            struct timespec nap = {.tv_sec = 0, .tv_nsec = XDL_QUIET_NAP_NS};
+            nanosleep(&nap, NULL);
+        } else if (woke > 0) {
+            *quiet_since = 0;
+        }
         errno = saved;
     }
 }

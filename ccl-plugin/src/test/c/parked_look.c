@@ -1,7 +1,8 @@
 /*
  * ccl_bridge.h's parked read, as a host's test() makes it (xdl_parked_look), against a real socket pair: when it
- * reads, what it leaves in the block, when it leaves everything to Java without reading, and when a look waits on
- * the socket because the thread's looks have found nothing for a while. Prints one line per
+ * reads, what it leaves in the block, when it leaves everything to Java without reading, when a look waits on
+ * the socket because the thread's looks have found nothing for a while, and when a thread waits on the sockets an
+ * engine on several rails names instead. Prints one line per
  * check ("ok ..." or "FAIL ...") and exits non-zero when any failed. Built and run by ParkedLookTest.
  */
 #define _GNU_SOURCE /* ppoll, for ccl_bridge.h */
@@ -131,6 +132,91 @@ static void quiet_naps(void) {
     check(now_ns() - before < 2000LL * XDL_QUIET_NAP_NS / 2, "with wait_after 0 it never naps");
 }
 
+/* Writes the watch's words as ParkedRead.watch does: between an odd and the next even version. */
+static void watch(int32_t count, const int *fds, int64_t deadline) {
+    int64_t v = atomic_load(&park.watch_version);
+    atomic_store(&park.watch_version, v + 1);
+    atomic_store(&park.watch_deadline, deadline);
+    atomic_store(&park.watch_count, count);
+    for (int32_t i = 0; i < count; i++) {
+        atomic_store(&park.watch_fds[i], fds[i]);
+    }
+    atomic_store(&park.watch_version, v + 2);
+}
+
+/*
+ * The quiet thread's wait on the sockets an engine on several rails names (the watch): instead of the nap, until
+ * bytes come on any of them or the engine's deadline; never a read; the nap again when no watch holds.
+ */
+static void quiet_watches(void) {
+    static xdl_request_status_t page[1 << XDL_STATUS_PAGE_BITS];
+    static _Atomic uint64_t pages[XDL_STATUS_PAGES];
+    xdl_java_api_t api = {.request_pages = pages};
+    atomic_store(&pages[0], (uint64_t)(uintptr_t)page);
+    atomic_store(&page[3].attention, (uint64_t)(uintptr_t)&attention);
+    uint64_t request = (7ull << 32) | (3u << 3) | XDL_KIND_REQUEST;
+    int a[2], b[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, a) != 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, b) != 0) {
+        check(0, "two more socket pairs");
+        return;
+    }
+    int fds[2] = {a[0], b[0]};
+    park.wait_after = 1000000;
+    int64_t quiet = now_ns() - 2000000, before = now_ns();
+    watch(2, fds, before + 30 * 1000000LL);
+    xdl_quiet_nap(&api, request, &quiet);
+    int64_t took = now_ns() - before;
+    check(took >= 30 * 1000000LL && took < 2000 * 1000000LL && quiet != 0,
+          "a quiet thread waits on the watched sockets until the engine's deadline when nothing comes");
+
+    writer_fd = b[1];
+    pthread_t writer;
+    if (pthread_create(&writer, NULL, late_byte, NULL) != 0) {
+        check(0, "a writer thread starts");
+        return;
+    }
+    before = now_ns();
+    watch(2, fds, before + 5LL * 1000000000);
+    xdl_quiet_nap(&api, request, &quiet);
+    int64_t after = now_ns();
+    pthread_join(writer, NULL);
+    char c = 0;
+    check(after - before < 2LL * 1000000000 && quiet == 0 && recv(b[0], &c, 1, MSG_DONTWAIT) == 1 && c == 'w',
+          "a byte on the second socket wakes it, starts the count again and stays in the socket for Java");
+
+    /* No watch holds: the nap, far shorter than the 5 s the words name. */
+    quiet = now_ns() - 2000000;
+    watch(2, fds, now_ns() + 5LL * 1000000000);
+    atomic_fetch_add(&park.watch_version, 1);
+    before = now_ns();
+    xdl_quiet_nap(&api, request, &quiet);
+    took = now_ns() - before;
+    check(took >= XDL_QUIET_NAP_NS && took < 2500 * 1000000LL, "a watch Java is writing (odd version): the nap");
+    atomic_fetch_add(&park.watch_version, 1);
+    watch(2, fds, now_ns() - 1);
+    before = now_ns();
+    xdl_quiet_nap(&api, request, &quiet);
+    took = now_ns() - before;
+    check(took >= XDL_QUIET_NAP_NS && took < 2500 * 1000000LL, "a watch past its deadline: the nap");
+    watch(0, fds, now_ns() + 5LL * 1000000000);
+    before = now_ns();
+    xdl_quiet_nap(&api, request, &quiet);
+    took = now_ns() - before;
+    check(took >= XDL_QUIET_NAP_NS && took < 2500 * 1000000LL, "a watch taken back (no sockets): the nap");
+    watch(2, fds, now_ns() + 5LL * 1000000000);
+    park.wait_after = 0;
+    before = now_ns();
+    for (int i = 0; i < 20; i++) {
+        xdl_quiet_nap(&api, request, &quiet);
+    }
+    check(now_ns() - before < 2500 * 1000000LL, "with wait_after 0 no thread waits on a watch");
+    watch(0, fds, 0);
+    close(a[0]);
+    close(a[1]);
+    close(b[0]);
+    close(b[1]);
+}
+
 int main(void) {
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) {
@@ -192,6 +278,7 @@ int main(void) {
           "the rest of the stream comes in order");
     quiet_looks(pair);
     quiet_naps();
+    quiet_watches();
 
     atomic_store(&park.state, XDL_PARK_ARMED);
     close(pair[1]);

@@ -196,6 +196,7 @@ public final class EngineTurn implements AutoCloseable {
     private void revokePark() {
         if (park != null) {
             park.revoke();
+            park.unwatch();
         }
     }
 
@@ -229,6 +230,9 @@ public final class EngineTurn implements AutoCloseable {
         } catch (Throwable t) {
             // The engine's failures reach the connections as errors; a host's call must not carry them.
             lastError = t;
+            if (park != null) {
+                park.unwatch();
+            }
         } finally {
             if (pauseNanos > 0) {
                 stampHostCall();
@@ -260,20 +264,33 @@ public final class EngineTurn implements AutoCloseable {
 
     /**
      * Leaves the rail's next read to the host's next looks when the cycle just run left nothing to do until the
-     * engine's next timer. A post marked meanwhile ({@code postPending}, {@code missed}) takes it back: the post and the
-     * arming each check the other after writing their own word.
+     * engine's next timer, or, on an engine that reads several rails, names their sockets for a quiet host thread to
+     * wait on ({@link ParkedRead#watch}); any other cycle takes the watch back. A post marked meanwhile
+     * ({@code postPending}, {@code missed}) takes either back: the post and the arming each check the other after
+     * writing their own word.
      */
     private void parkRead() {
         if (postPending) {
+            park.unwatch();
             return;
         }
         long next = agent.nextDeadlineNanos();
         long wait = next == Long.MAX_VALUE ? parkNanos : Math.min(parkNanos, next - clock.getAsLong());
         if (wait <= 0) {
+            park.unwatch();
             return;
         }
-        if (agent.parkRead(park, System.nanoTime() + wait) && (postPending || missed)) {
-            park.revoke();
+        long deadline = System.nanoTime() + wait;
+        if (agent.parkRead(park, deadline)) {
+            if (postPending || missed) {
+                park.revoke();
+            }
+        } else if (agent.watchRails(park, deadline)) {
+            if (postPending || missed) {
+                park.unwatch();
+            }
+        } else {
+            park.unwatch();
         }
     }
 

@@ -7,6 +7,7 @@ import io.xdlink.rails.agent.ThreadNice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,6 +16,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -105,6 +108,22 @@ class EngineTurnTest {
             parkedUntil = deadline;
             // No host reads this block: the descriptor and place only have to be plausible.
             return park.arm(this, 0, 4096, 64, deadline);
+        }
+
+        /** Whether the agent names its rails' sockets when asked ({@link Agent#watchRails}), as two idle rails. */
+        volatile boolean watches;
+        final AtomicInteger watchCalls = new AtomicInteger();
+        volatile long watchedUntil;
+
+        @Override
+        public boolean watchRails(ParkedRead park, long deadline) {
+            if (!watches) {
+                return false;
+            }
+            watchCalls.incrementAndGet();
+            watchedUntil = deadline;
+            park.watch(new int[] {5, 6}, 2, deadline);
+            return true;
         }
     }
 
@@ -594,6 +613,52 @@ class EngineTurnTest {
             agent.nextDeadline = System.nanoTime() - 1;
             t.poll();
             assertThat(agent.parkCalls.get()).as("a timer due: the next look runs the engine").isEqualTo(2);
+        } finally {
+            stop.set(true);
+            t.close();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aHostsCycleOnSeveralRailsNamesTheirSocketsUntilTheNextTimerAndAnyCycleThatCannotTakesThemBack()
+            throws Exception {
+        CountingAgent agent = new CountingAgent();
+        agent.watches = true;
+        AtomicBoolean stop = new AtomicBoolean();
+        long pause = TimeUnit.SECONDS.toNanos(30);
+        EngineTurn t = new EngineTurn(agent, sleepsUntil(stop), System::nanoTime, true, pause);
+        try {
+            awaitTheStandbysFirstCycle(agent);
+            long before = System.nanoTime();
+            t.poll();
+            assertThat(agent.watchCalls.get()).isEqualTo(1);
+            MemorySegment block = MemorySegment.ofAddress(t.parkAddress()).reinterpret(ParkedRead.BYTES);
+            assertThat(block.get(JAVA_LONG, ParkedRead.WATCH_DEADLINE)).as("a quarter of the standby's pause at most")
+                    .isEqualTo(agent.watchedUntil).isBetween(before, System.nanoTime() + pause / 4);
+            assertThat(block.get(JAVA_INT, ParkedRead.WATCH_COUNT)).isEqualTo(2);
+
+            t.postLater();
+            assertThat(block.get(JAVA_LONG, ParkedRead.WATCH_DEADLINE)).as("a post left for the host's next call")
+                    .isZero();
+            t.poll();
+            assertThat(agent.watchCalls.get()).isEqualTo(2);
+            agent.watches = false;
+            t.poll();
+            assertThat(block.get(JAVA_LONG, ParkedRead.WATCH_DEADLINE)).as("a cycle that named nothing").isZero();
+            agent.watches = true;
+            t.poll();
+            agent.nextDeadline = System.nanoTime() - 1;
+            t.poll();
+            assertThat(block.get(JAVA_LONG, ParkedRead.WATCH_DEADLINE)).as("a timer due").isZero();
+            agent.nextDeadline = Long.MAX_VALUE;
+            t.poll();
+            assertThat(block.get(JAVA_LONG, ParkedRead.WATCH_DEADLINE)).isNotZero();
+            agent.toThrow = new IllegalStateException("a rail broke");
+            t.poll();
+            assertThat(t.lastError()).isSameAs(agent.toThrow);
+            assertThat(block.get(JAVA_LONG, ParkedRead.WATCH_DEADLINE)).as("a cycle that failed").isZero();
+            assertThat(block.get(JAVA_LONG, ParkedRead.WATCH_VERSION) % 2).as("no write left half done").isZero();
         } finally {
             stop.set(true);
             t.close();

@@ -76,6 +76,17 @@ public interface Agent {
         return false;
     }
 
+    /**
+     * Right after a duty cycle, by the thread that ran it: when that cycle left nothing to send and the agent reads
+     * several rails, names their sockets in {@code park}'s watch until {@code deadline}, for a host thread whose
+     * looks found nothing to wait on ({@link ParkedRead#watch}). By default never.
+     *
+     * @return whether the watch is now up; when false the caller takes back any earlier one
+     */
+    default boolean watchRails(ParkedRead park, long deadline) {
+        return false;
+    }
+
     /** Called once on the agent's thread after its last duty cycle. */
     default void onClose() {
     }

@@ -29,10 +29,17 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * brought or -1 when it failed (long), two counts of the reader's own: reads that found nothing, and reads that
  * brought bytes or failed, and how long a reader's looks must have found nothing before one waits on the socket
  * until bytes come or the deadline, nanoseconds, 0 when none waits (long, written once, before the block is armed).
+ *
+ * <p>The second cache line is the watch of an engine that reads several rails, so parks no read: the sockets a host
+ * thread whose looks found nothing may wait on, without reading them, until the engine's next timer ({@link #watch}).
+ * Its words: a version (long, odd while a writer writes the others), the deadline (long, 0: no watch), how many
+ * sockets (int) and their descriptors ({@link #WATCH_FDS} ints). A reader that finds the version odd, or changed
+ * after it read the words, waits on nothing; since the wait only polls, a descriptor closed or reused meanwhile costs
+ * at most a wake-up too early or a wait until the deadline, never a byte.
  */
 public final class ParkedRead {
-    /** Bytes of the block. */
-    public static final long BYTES = 64;
+    /** Bytes of the block: the parked read's cache line, then the watch's. */
+    public static final long BYTES = 128;
     /** Offsets of the block's words, as ccl_bridge.h's {@code xdl_park_t} lays them out. */
     public static final long STATE = 0;
     public static final long DESCRIPTOR = 4;
@@ -43,6 +50,12 @@ public final class ParkedRead {
     public static final long EMPTY_READS = 40;
     public static final long FILLING_READS = 48;
     public static final long WAIT_AFTER = 56;
+    public static final long WATCH_VERSION = 64;
+    public static final long WATCH_DEADLINE = 72;
+    public static final long WATCH_COUNT = 80;
+    public static final long WATCH_DESCRIPTORS = 84;
+    /** The most sockets a watch names. */
+    public static final int WATCH_FDS = 8;
     /** Values of the state word. */
     public static final int IDLE = 0;
     public static final int ARMED = 1;
@@ -163,6 +176,60 @@ public final class ParkedRead {
         revoke();
         INT.compareAndSet(block, STATE, FILLED, IDLE);
         owner = null;
+    }
+
+    /**
+     * Names the sockets {@code fds[0..count)} for a host thread whose looks found nothing to wait on until
+     * {@code deadline} ({@link System#nanoTime()}): an engine reading several rails, with nothing to send, calls it
+     * at the end of a duty cycle, and {@link #unwatch} at the end of one that cannot.
+     *
+     * @throws IllegalArgumentException when count is not 1..{@link #WATCH_FDS} or a descriptor is negative
+     */
+    public void watch(int[] fds, int count, long deadline) {
+        if (count < 1 || count > WATCH_FDS || count > fds.length) {
+            throw new IllegalArgumentException("a watch names 1 to " + WATCH_FDS + " sockets, not " + count);
+        }
+        for (int i = 0; i < count; i++) {
+            if (fds[i] < 0) {
+                throw new IllegalArgumentException("a watch cannot name descriptor " + fds[i]);
+            }
+        }
+        long version = beginWatchWrite();
+        LONG.set(block, WATCH_DEADLINE, deadline);
+        INT.set(block, WATCH_COUNT, count);
+        for (int i = 0; i < count; i++) {
+            INT.set(block, WATCH_DESCRIPTORS + 4L * i, fds[i]);
+        }
+        LONG.setRelease(block, WATCH_VERSION, version + 2);
+    }
+
+    /** Takes the watch back: a host's look waits on no socket until the next {@link #watch}. Any thread. */
+    public void unwatch() {
+        if ((long) LONG.getVolatile(block, WATCH_DEADLINE) == 0) {
+            return;
+        }
+        long version = beginWatchWrite();
+        LONG.set(block, WATCH_DEADLINE, 0L);
+        INT.set(block, WATCH_COUNT, 0);
+        LONG.setRelease(block, WATCH_VERSION, version + 2);
+    }
+
+    /** Whether a watch is up (tests and diagnosis). */
+    public boolean watching() {
+        return (long) LONG.getVolatile(block, WATCH_DEADLINE) != 0;
+    }
+
+    /** Makes the watch's version odd for this writer, waiting out another's write; returns the even one it had. */
+    private long beginWatchWrite() {
+        for (int spins = 0; ; spins++) {
+            long v = (long) LONG.getVolatile(block, WATCH_VERSION);
+            if ((v & 1) == 0 && LONG.compareAndSet(block, WATCH_VERSION, v, v + 1)) {
+                // The words written next must not become visible before the odd version.
+                VarHandle.storeStoreFence();
+                return v;
+            }
+            pause(spins);
+        }
     }
 
     /** How long a reader's looks find nothing before one waits on the socket; 0 when none waits. */

@@ -140,6 +140,15 @@ public interface RailTransport extends AutoCloseable {
         return false;
     }
 
+    /**
+     * The socket descriptor a host thread may wait on for this rail's next bytes ({@link ParkedRead#watch}), when
+     * the rail's last poll found nothing and nothing waits to go out; -1 otherwise, and for a transport without
+     * such a socket. Owning engine's thread only, right after a duty cycle.
+     */
+    default int watchDescriptor() {
+        return -1;
+    }
+
     @Override
     void close();
 

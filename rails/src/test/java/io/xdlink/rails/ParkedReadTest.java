@@ -62,6 +62,70 @@ class ParkedReadTest {
     }
 
     @Test
+    void aWatchWritesItsSocketsAndDeadlineBetweenTwoEvenVersionsAndLeavesTheParkedReadAlone() {
+        ParkedRead park = new ParkedRead(300_000);
+        MemorySegment b = park.block();
+        assertThat(park.address() % 64).isZero();
+        assertThat(ParkedRead.WATCH_VERSION % 64).as("the watch has a cache line of its own").isZero();
+        assertThat(park.watching()).isFalse();
+        assertThat(park.arm(rail, 5, 4096, 10, FAR)).isTrue();
+        park.watch(new int[] {7, 9, 11}, 2, FAR);
+        assertThat(park.watching()).isTrue();
+        assertThat((long) LONG.get(b, ParkedRead.WATCH_VERSION)).isEqualTo(2);
+        assertThat((long) LONG.get(b, ParkedRead.WATCH_DEADLINE)).isEqualTo(FAR);
+        assertThat((int) INT.get(b, ParkedRead.WATCH_COUNT)).isEqualTo(2);
+        assertThat((int) INT.get(b, ParkedRead.WATCH_DESCRIPTORS)).isEqualTo(7);
+        assertThat((int) INT.get(b, ParkedRead.WATCH_DESCRIPTORS + 4)).isEqualTo(9);
+        assertThat(park.state()).as("the parked read is another matter").isEqualTo(ParkedRead.ARMED);
+        assertThat((int) INT.get(b, ParkedRead.DESCRIPTOR)).isEqualTo(5);
+
+        park.unwatch();
+        assertThat(park.watching()).isFalse();
+        assertThat((long) LONG.get(b, ParkedRead.WATCH_VERSION)).isEqualTo(4);
+        assertThat((int) INT.get(b, ParkedRead.WATCH_COUNT)).isZero();
+        park.unwatch();
+        assertThat((long) LONG.get(b, ParkedRead.WATCH_VERSION)).as("nothing to take back: no write").isEqualTo(4);
+        int[] eight = {1, 2, 3, 4, 5, 6, 7, 8};
+        park.watch(eight, ParkedRead.WATCH_FDS, FAR);
+        assertThat((int) INT.get(b, ParkedRead.WATCH_DESCRIPTORS + 4L * 7)).isEqualTo(8);
+        assertThat((long) LONG.get(b, ParkedRead.WATCH_VERSION)).isEqualTo(6);
+    }
+
+    @Test
+    void aWatchOfNoSocketsTooManyOrANegativeDescriptorIsRefusedAndLeavesTheOldOne() {
+        ParkedRead park = new ParkedRead(300_000);
+        park.watch(new int[] {3, 4}, 2, FAR);
+        assertThatThrownBy(() -> park.watch(new int[0], 0, FAR)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a watch names 1 to 8 sockets, not 0");
+        assertThatThrownBy(() -> park.watch(new int[9], 9, FAR)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a watch names 1 to 8 sockets, not 9");
+        assertThatThrownBy(() -> park.watch(new int[2], 3, FAR)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a watch names 1 to 8 sockets, not 3");
+        assertThatThrownBy(() -> park.watch(new int[] {3, -1}, 2, FAR)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a watch cannot name descriptor -1");
+        assertThat((int) INT.get(park.block(), ParkedRead.WATCH_COUNT)).isEqualTo(2);
+        assertThat((long) LONG.get(park.block(), ParkedRead.WATCH_VERSION)).isEqualTo(2);
+    }
+
+    @Test
+    @Timeout(60)
+    void aWriterWaitsOutAnotherWritersOddVersion() throws Exception {
+        ParkedRead park = new ParkedRead(300_000);
+        park.watch(new int[] {3, 4}, 2, FAR);
+        MemorySegment b = park.block();
+        LONG.setVolatile(b, ParkedRead.WATCH_VERSION, 3L); // another writer is under way
+        Thread other = Thread.ofPlatform().start(park::unwatch);
+        other.join(200);
+        assertThat(other.isAlive()).as("the second writer waits").isTrue();
+        assertThat(park.watching()).isTrue();
+        LONG.setVolatile(b, ParkedRead.WATCH_VERSION, 4L);
+        other.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(other.isAlive()).isFalse();
+        assertThat(park.watching()).isFalse();
+        assertThat((long) LONG.get(b, ParkedRead.WATCH_VERSION)).isEqualTo(6);
+    }
+
+    @Test
     void aClaimTakesWhatTheReaderBroughtOnceAndLeavesAnotherRailsBlockAlone() {
         ParkedRead park = new ParkedRead();
         Object other = new Object();

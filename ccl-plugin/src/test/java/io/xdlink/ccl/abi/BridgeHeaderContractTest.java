@@ -50,7 +50,8 @@ class BridgeHeaderContractTest {
             entry("XDL_PARK_IDLE", new Java("ParkedRead.IDLE", ParkedRead.IDLE)),
             entry("XDL_PARK_ARMED", new Java("ParkedRead.ARMED", ParkedRead.ARMED)),
             entry("XDL_PARK_BUSY", new Java("ParkedRead.BUSY", ParkedRead.BUSY)),
-            entry("XDL_PARK_FILLED", new Java("ParkedRead.FILLED", ParkedRead.FILLED)));
+            entry("XDL_PARK_FILLED", new Java("ParkedRead.FILLED", ParkedRead.FILLED)),
+            entry("XDL_WATCH_FDS", new Java("ParkedRead.WATCH_FDS", ParkedRead.WATCH_FDS)));
 
     /**
      * C constants with no Java counterpart, each with the reason: only the shim's own timing, which Java never sees.
@@ -80,6 +81,10 @@ class BridgeHeaderContractTest {
             entry("xdl_park_t.empty_reads", new Java("ParkedRead.EMPTY_READS", ParkedRead.EMPTY_READS)),
             entry("xdl_park_t.filling_reads", new Java("ParkedRead.FILLING_READS", ParkedRead.FILLING_READS)),
             entry("xdl_park_t.wait_after", new Java("ParkedRead.WAIT_AFTER", ParkedRead.WAIT_AFTER)),
+            entry("xdl_park_t.watch_version", new Java("ParkedRead.WATCH_VERSION", ParkedRead.WATCH_VERSION)),
+            entry("xdl_park_t.watch_deadline", new Java("ParkedRead.WATCH_DEADLINE", ParkedRead.WATCH_DEADLINE)),
+            entry("xdl_park_t.watch_count", new Java("ParkedRead.WATCH_COUNT", ParkedRead.WATCH_COUNT)),
+            entry("xdl_park_t.watch_fds", new Java("ParkedRead.WATCH_DESCRIPTORS", ParkedRead.WATCH_DESCRIPTORS)),
             entry("sizeof(xdl_park_t)", new Java("ParkedRead.BYTES", ParkedRead.BYTES)),
             entry("xdl_java_api_t.request_pages", new Java("NativeBridge.requestPagesOffset()",
                     NativeBridge.requestPagesOffset())),
@@ -87,7 +92,8 @@ class BridgeHeaderContractTest {
 
     /** Offsets and sizes with no Java counterpart, each with the reason. */
     static final Map<String, String> LAYOUT_C_ONLY = Map.of(
-            "xdl_request_status_t.padding", "fills an entry to one cache line; nothing reads it");
+            "xdl_request_status_t.padding", "fills an entry to one cache line; nothing reads it",
+            "xdl_park_t.watch_padding", "fills the watch to one cache line; nothing reads it");
 
     /** The one entry point named differently on the two sides, and why. */
     static final Map<String, String> SLOT_NAMED_OTHERWISE = Map.of(

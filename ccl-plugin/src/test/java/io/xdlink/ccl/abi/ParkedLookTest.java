@@ -37,6 +37,6 @@ class ParkedLookTest {
         run(List.of("gcc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-pthread", "-I" + INCLUDE, "-o",
                 binary.toString(), SOURCE.toString()));
         String out = run(List.of(binary.toString()));
-        assertThat(out.lines()).as(out).hasSize(27).allMatch(l -> l.startsWith("ok "));
+        assertThat(out.lines()).as(out).hasSize(33).allMatch(l -> l.startsWith("ok "));
     }
 }

@@ -57,6 +57,8 @@ public final class DeviceEngine implements Agent {
     final RailRegistry registry = new RailRegistry();
     /** The registry's own lists, read on every duty cycle. */
     private final List<Rail> rails = registry.rails();
+    /** The descriptors {@link #watchRails} names, reused. */
+    private final int[] watched = new int[ParkedRead.WATCH_FDS];
     private final List<PeerPool> poolList = registry.pools();
     private final List<QpCore> timedQps = new ArrayList<>();
     final ConnectionManager cm = new ConnectionManager(this);
@@ -212,6 +214,30 @@ public final class DeviceEngine implements Agent {
         }
         Rail r = rails.get(0);
         return r.isUp() && r.transport.parkRead(park, deadline);
+    }
+
+    /**
+     * Names the sockets of this engine's rails in {@code park}'s watch when it reads two or more and its last cycle
+     * ended with nothing it could send, each rail's last read having found nothing: what it waits for comes through
+     * one of them, or is a timer the caller keeps before {@code deadline}. Not while a rail is coming up, down or
+     * without a socket to name.
+     */
+    @Override
+    public boolean watchRails(ParkedRead park, long deadline) {
+        int n = rails.size();
+        if (closed || !settled || n < 2 || n > ParkedRead.WATCH_FDS) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            Rail r = rails.get(i);
+            int fd = r.isUp() ? r.transport.watchDescriptor() : -1;
+            if (fd < 0) {
+                return false;
+            }
+            watched[i] = fd;
+        }
+        park.watch(watched, n, deadline);
+        return true;
     }
 
     @Override

@@ -387,6 +387,17 @@ public final class TcpRailTransport implements RailTransport {
         }
     }
 
+    @Override
+    public int watchDescriptor() {
+        if (!idleRead || writer.pending() > 0 || failure != null) {
+            return -1;
+        }
+        if (descriptor == -2) {
+            descriptor = SocketCalls.descriptor(channel);
+        }
+        return descriptor;
+    }
+
     /**
      * Registers with the calling thread's {@link RailWaiter}, if it idles on one, so traffic wakes it; again when
      * another thread takes the rail over (a pool thread that changed), or after that thread let go of its rails

@@ -160,6 +160,44 @@ class ParkedReadRailTest {
     }
 
     @Test
+    void aRailNamesItsSocketForAWatchOnlyAfterAReadThatFoundNothingAndNeverOnceItFailed() throws Exception {
+        connect(true);
+        assertThat(rail.watchDescriptor()).as("no poll yet, so no read that found nothing").isEqualTo(-1);
+        drain(rail, got);
+        int fd = rail.watchDescriptor();
+        assertThat(fd).isNotNegative();
+        assertThat(rail.parkRead(park, System.nanoTime() + FAR)).isTrue();
+        assertThat((int) park.block().get(java.lang.foreign.ValueLayout.JAVA_INT, ParkedRead.DESCRIPTOR))
+                .as("the socket the rail reads").isEqualTo(fd);
+        park.claim(rail);
+        send(socket, 0, 1, 42);
+        Await.until("the frame", () -> {
+            drain(rail, got);
+            return got.size() == 1;
+        });
+        assertThat(rail.watchDescriptor()).as("the poll that handed it emptied the socket: no read found nothing")
+                .isEqualTo(-1);
+        drain(rail, got);
+        assertThat(rail.watchDescriptor()).isEqualTo(fd);
+        rail.fail("peer dead (keepalive)", null);
+        assertThat(rail.watchDescriptor()).isEqualTo(-1);
+    }
+
+    @Test
+    void aRailWithOutputWaitingForRoomNamesNoSocketToWatch() throws IOException {
+        TcpSettings small = new TcpSettings(64 << 10, 64 << 10, TcpSettings.MIN_RAIL_BUFFER, Duration.ofSeconds(10),
+                Duration.ofMillis(10), Duration.ofMillis(200), Duration.ofMillis(50));
+        TcpLoopbackPair pair = closer.track(TcpLoopbackPair.open(small, TcpRailTransportTest.LINK));
+        MemorySegment frame = MemorySegment.ofArray(new byte[4096]);
+        while (pair.a().offer(frame)) {
+            pair.a().flush();
+        }
+        drain(pair.a(), new ArrayList<>());
+        assertThat(pair.a().pendingBytes()).isPositive();
+        assertThat(pair.a().watchDescriptor()).isEqualTo(-1);
+    }
+
+    @Test
     void aRailThatClosesTakesItsReadBackFirstAndNeverLeavesItAgain() throws Exception {
         connect(true);
         drain(rail, got);
