@@ -128,7 +128,8 @@ public final class CclParams implements ParamProvider {
             .defaultValue(300L).unit("us")
             .description("With ccl_host_polls, once a host thread's test() calls have found nothing done and no bytes "
                     + "for this long, its next look waits on the rail's socket until bytes come or the engine's next "
-                    + "timer (on several rails it naps 50 us), giving the processor back; 0: looks never wait")
+                    + "timer (on several rails, on their sockets; where none can be named it naps 50 us), giving the "
+                    + "processor back; 0: looks never wait")
             .build();
 
     /*
