@@ -63,6 +63,21 @@ class PluginTwoProcessTest {
 
     @Test
     void everyVersionRunsBetweenTwoProcessesOverTcpRails(@TempDir Path dir) throws Exception {
+        everyVersionRuns(dir, "");
+    }
+
+    /**
+     * The same over two rails on the ranks' one link ({@code rails_per_link=2}): the engine reads both itself and
+     * parks no read, a quiet host thread waits on both rails' sockets (the watch), and every receive still holds the
+     * sender's bytes.
+     */
+    @Test
+    void everyVersionRunsOverTwoRails(@TempDir Path dir) throws Exception {
+        everyVersionRuns(dir, "rails_per_link=2");
+    }
+
+    /** Every ABI version between two ranks, both with {@code params} added to their XDLINK_PARAMS. */
+    private static void everyVersionRuns(Path dir, String params) throws Exception {
         Path rootA = tree(Files.createDirectories(dir.resolve("a")), A, B);
         Path rootB = tree(Files.createDirectories(dir.resolve("b")), B, A);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_DEADLINE_S);
@@ -71,7 +86,8 @@ class PluginTwoProcessTest {
         Map<String, String> common = Map.of("NCCL_NET_PLUGIN", NativeHarness.SO.toString(),
                 "JAVA_HOME", NativeHarness.JAVA_HOME);
         Map<String, String> envA = new java.util.HashMap<>(common);
-        envA.put("XDLINK_PARAMS", "host_root=" + rootA + " tcp_control_port=0 tcp_address_file=" + address);
+        envA.put("XDLINK_PARAMS", "host_root=" + rootA + " tcp_control_port=0 tcp_address_file=" + address + " "
+                + params);
         Path outA = dir.resolve("rank0.log");
         Path outB = dir.resolve("rank1.log");
         String deadlineArg = Integer.toString(HARNESS_DEADLINE_S);
@@ -85,7 +101,8 @@ class PluginTwoProcessTest {
             assertThat(published).as("rank 0's session listener").matches("127\\.0\\.0\\.1:[1-9][0-9]*");
             Map<String, String> envB = new java.util.HashMap<>(common);
             // Rank 1's own session listener takes a free port too: a fixed one may be held by anything else here.
-            envB.put("XDLINK_PARAMS", "host_root=" + rootB + " tcp_control_port=0 tcp_peer_address=" + published);
+            envB.put("XDLINK_PARAMS", "host_root=" + rootB + " tcp_control_port=0 tcp_peer_address=" + published
+                    + " " + params);
             b = NativeHarness.start(envB, outB, "connect", "--speed", "40000", "--pci", "--handle",
                     handle.toString(), "--deadline", deadlineArg);
             boolean doneA = a.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -211,7 +228,25 @@ class PluginTwoProcessTest {
     }
 
     /** Runs netbench's two ranks on small sizes with {@code extra} options and returns their output once both ended. */
+    /** The benchmark over two rails between the ranks ({@code rails_per_link=2}): streams and round trips finish. */
+    @Test
+    void netbenchRunsOverTwoRails(@TempDir Path dir) throws Exception {
+        Logs logs = netbenchWith(dir, "rails_per_link=2", "--plugin-only");
+        assertThat(logs.a()).as(logs.both())
+                .contains("netbench: round 1 size 65536 x 64: xdlink ")
+                .contains("netbench: round 1 size 1048576 x 4: xdlink ")
+                .contains("netbench: round 1 8-byte round trip over 200: xdlink median ")
+                .endsWith("harness: 2 passed, 0 failed\n");
+        assertThat(logs.b()).as(logs.both()).endsWith("harness: 2 passed, 0 failed\n");
+        assertGapsAddUp(logs);
+    }
+
     private static Logs netbench(Path dir, String... extra) throws Exception {
+        return netbenchWith(dir, "", extra);
+    }
+
+    /** netbench between two ranks, both with {@code params} added to their XDLINK_PARAMS. */
+    private static Logs netbenchWith(Path dir, String params, String... extra) throws Exception {
         Path rootA = tree(Files.createDirectories(dir.resolve("a")), A, B);
         Path rootB = tree(Files.createDirectories(dir.resolve("b")), B, A);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RUN_DEADLINE_S);
@@ -220,7 +255,8 @@ class PluginTwoProcessTest {
         Map<String, String> envA = new java.util.HashMap<>(Map.of("NCCL_NET_PLUGIN", NativeHarness.SO.toString(),
                 "JAVA_HOME", NativeHarness.JAVA_HOME));
         Map<String, String> envB = new java.util.HashMap<>(envA);
-        envA.put("XDLINK_PARAMS", "host_root=" + rootA + " tcp_control_port=0 tcp_address_file=" + address);
+        envA.put("XDLINK_PARAMS", "host_root=" + rootA + " tcp_control_port=0 tcp_address_file=" + address + " "
+                + params);
         Path outA = dir.resolve("rank0.log");
         Path outB = dir.resolve("rank1.log");
         String[] options = concat(new String[]{"--handle", handle.toString(), "--sizes", "65536,1048576", "--bytes",
@@ -228,7 +264,7 @@ class PluginTwoProcessTest {
         Process a = NativeHarness.start(envA, outA, concat(new String[]{"netbench", "--rank", "0"}, options));
         // Rank 0's session listener takes a port from the kernel and publishes it; rank 1 dials what it says.
         envB.put("XDLINK_PARAMS", "host_root=" + rootB + " tcp_control_port=0 tcp_peer_address="
-                + awaitFile(address, a, outA, deadline));
+                + awaitFile(address, a, outA, deadline) + " " + params);
         Process b = NativeHarness.start(envB, outB, concat(new String[]{"netbench", "--rank", "1"}, options));
         boolean doneA = a.waitFor(300, TimeUnit.SECONDS);
         boolean doneB = b.waitFor(60, TimeUnit.SECONDS);
