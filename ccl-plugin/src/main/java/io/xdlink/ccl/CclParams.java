@@ -95,7 +95,8 @@ public final class CclParams implements ParamProvider {
                     new ParamType.Int(0, 100_000, true))
             .defaultValue(1000L).unit("us")
             .description("With ccl_host_polls, while the host's calls keep running the rails engine, the standby "
-                    + "thread pauses this long at a time instead of waiting on the rails' sockets; 0: it never does")
+                    + "thread stays off the rails until this long has passed since the host's last call, instead of "
+                    + "waiting on the rails' sockets; 0: it never does")
             .build();
 
     /*

@@ -305,7 +305,20 @@ public final class EngineTurn implements AutoCloseable {
     }
 
     private void standBy(IdleStrategy idle) {
+        boolean stoodAside = false;
         while (!closed) {
+            if (stoodAside && !missed) {
+                long left = hostCalledAt + pauseNanos - clock.getAsLong();
+                if (left > 0) {
+                    // The host called again while this thread stood aside: stay aside until a whole pause has passed
+                    // since its last call, without taking the turn. A cycle here raced the host's own for the turn
+                    // and the rails about once a pause, and a standby at nice 19 that a host's thread preempted while
+                    // it held the turn kept that host's calls finding it taken until it ran again.
+                    LockSupport.parkNanos(left);
+                    continue;
+                }
+            }
+            stoodAside = false;
             int work = 0;
             boolean aside = false;
             boolean ran = turn.tryLock();
@@ -347,6 +360,7 @@ public final class EngineTurn implements AutoCloseable {
             }
             if (aside) {
                 // The host's calls run the engine: stay off the rails and the processors until they stop.
+                stoodAside = true;
                 LockSupport.parkNanos(pauseNanos);
                 continue;
             }

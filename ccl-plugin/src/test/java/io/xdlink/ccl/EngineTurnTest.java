@@ -305,6 +305,30 @@ class EngineTurnTest {
         }
     }
 
+    /**
+     * Standing aside, the standby takes no turn while the host keeps calling: it used to wake at the end of every
+     * pause and run a cycle of its own before it stood aside again, racing the host's calls for the turn.
+     */
+    @Test
+    @Timeout(60)
+    void aStandbyStandingAsideRunsNoCycleWhileTheHostKeepsCalling() throws Exception {
+        CountingAgent agent = new CountingAgent();
+        long pause = TimeUnit.MILLISECONDS.toNanos(100);
+        try (EngineTurn t = new EngineTurn(agent, w -> sleepQuietly(), System::nanoTime, true, pause)) {
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(800);
+            t.poll();
+            Thread.sleep(110); // a cycle of the standby's own that began before the first call ends by now
+            int before = agent.standbyCycles.get();
+            while (System.nanoTime() < until) {
+                t.poll();
+                LockSupport.parkNanos(100_000);
+            }
+            // Seven pauses went by: one cycle each, before. A call held up for a whole pause allows one.
+            assertThat(agent.standbyCycles.get() - before).as("standby cycles while the host polled")
+                    .isLessThanOrEqualTo(1);
+        }
+    }
+
     @Test
     @Timeout(60)
     void whileTheHostPollsItsLooksStandByAndItsPostsRunFullCycles() throws Exception {
