@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#define XDL_API_REVISION 6
+#define XDL_API_REVISION 7
 #define XDL_MAX_RECVS 8
 
 /*

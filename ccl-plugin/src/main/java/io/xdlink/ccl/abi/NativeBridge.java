@@ -24,7 +24,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 public final class NativeBridge {
     /** {@code XDL_API_REVISION} in ccl_bridge.h. */
-    static final int API_REVISION = 6;
+    static final int API_REVISION = 7;
 
     private static final Object LOCK = new Object();
     private static boolean installed;
