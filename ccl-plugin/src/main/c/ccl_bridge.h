@@ -172,6 +172,11 @@ static inline int xdl_quiet(xdl_attention_t *a) {
            && atomic_load_explicit(&a->drive, memory_order_acquire) == 0;
 }
 
+/* A wait of ns nanoseconds (more than 0), for ppoll. */
+static inline struct timespec xdl_span(int64_t ns) {
+    return (struct timespec){.tv_sec = (time_t)(ns / 1000000000), .tv_nsec = (long)(ns % 1000000000)};
+}
+
 /*
  * Whether the calling thread's looks have found nothing for the block's wait_after by now; a first look that found
  * nothing notes when (*quiet_since), and none ever has when the block's looks never wait or quiet_since is NULL.
@@ -202,7 +207,7 @@ static inline int xdl_quiet_wait(xdl_park_t *p, int64_t now, int64_t *quiet_sinc
         return 0;
     }
     struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
-    struct timespec wait = {.tv_sec = (time_t)(left / 1000000000), .tv_nsec = (long)(left % 1000000000)};
+    struct timespec wait = xdl_span(left);
     return ppoll(&pfd, 1, &wait, NULL) > 0 ? 1 : 0;
 }
 
@@ -309,7 +314,7 @@ static inline int xdl_watch_wait(const xdl_park_t *p, int64_t now) {
     if (version & 1) {
         return -1;
     }
-    int64_t deadline = atomic_load_explicit(&p->watch_deadline, memory_order_relaxed);
+    int64_t left = atomic_load_explicit(&p->watch_deadline, memory_order_relaxed) - now;
     int32_t count = atomic_load_explicit(&p->watch_count, memory_order_relaxed);
     if (count < 1 || count > XDL_WATCH_FDS) {
         return -1;
@@ -319,11 +324,10 @@ static inline int xdl_watch_wait(const xdl_park_t *p, int64_t now) {
         fds[i] = (struct pollfd){.fd = atomic_load_explicit(&p->watch_fds[i], memory_order_relaxed), .events = POLLIN};
     }
     atomic_thread_fence(memory_order_acquire);
-    if (atomic_load_explicit(&p->watch_version, memory_order_relaxed) != version || deadline - now <= 0) {
+    if (atomic_load_explicit(&p->watch_version, memory_order_relaxed) != version || left <= 0) {
         return -1;
     }
-    int64_t left = deadline - now;
-    struct timespec wait = {.tv_sec = (time_t)(left / 1000000000), .tv_nsec = (long)(left % 1000000000)};
+    struct timespec wait = xdl_span(left);
     return ppoll(fds, (nfds_t)count, &wait, NULL) > 0 ? 1 : 0;
 }
 

@@ -1114,6 +1114,12 @@ static void nb_gap(nb_gaps_t *g, double *last, double t) {
     }
 }
 
+/* Prints one way's gaps: "LABEL longest X ms, Y ms in N over 10 ms". */
+static void nb_print_gaps(const char *label, const nb_gaps_t *g) {
+    printf("%s longest %.1f ms, %.1f ms in %ld over %.0f ms", label, g->longest * 1e3, g->stalled * 1e3, g->stalls,
+           NB_STALL_SECONDS * 1e3);
+}
+
 /*
  * Streams count messages of size bytes with up to NB_INFLIGHT in flight, as a proxy does, counting the gaps between
  * completions into gaps; 0 when all are done.
@@ -1571,12 +1577,11 @@ static void run_netbench(int rank, const char *file, const char *peer_ip, const 
                        blocks == 1 ? "" : "s", b.name, q.lo, q.hi, q.median, first, last);
             }
             if (ok && rank == 0 && shown) {
-                printf("netbench: round %d size %zu gaps between received messages: %s longest %.1f ms, %.1f ms in "
-                       "%ld over %.0f ms", round, size, b.name, gaps[0].longest * 1e3, gaps[0].stalled * 1e3,
-                       gaps[0].stalls, NB_STALL_SECONDS * 1e3);
+                printf("netbench: round %d size %zu gaps between received messages: ", round, size);
+                nb_print_gaps(b.name, &gaps[0]);
                 if (!b.plugin_only) {
-                    printf("; socket longest %.1f ms, %.1f ms in %ld over %.0f ms", gaps[1].longest * 1e3,
-                           gaps[1].stalled * 1e3, gaps[1].stalls, NB_STALL_SECONDS * 1e3);
+                    printf("; ");
+                    nb_print_gaps("socket", &gaps[1]);
                 }
                 printf("\n");
             }

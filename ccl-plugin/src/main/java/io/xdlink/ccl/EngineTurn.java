@@ -285,11 +285,7 @@ public final class EngineTurn implements AutoCloseable {
             if (postPending || missed) {
                 park.revoke();
             }
-        } else if (agent.watchRails(park, deadline)) {
-            if (postPending || missed) {
-                park.unwatch();
-            }
-        } else {
+        } else if (!agent.watchRails(park, deadline) || postPending || missed) {
             park.unwatch();
         }
     }

@@ -24,7 +24,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * from {@link #ARMED} to {@link #BUSY}, and gives it back as {@link #ARMED} when the socket had nothing, so a rail that
  * closes first waits out a read under way ({@link #drop}) and the descriptor is never read after it was closed.
  *
- * <p>Layout (64 bytes, ccl_bridge.h's {@code xdl_park_t}): state (int), descriptor (int), address (long), room
+ * <p>Layout (128 bytes, ccl_bridge.h's {@code xdl_park_t}), the first cache line: state (int), descriptor (int), address (long), room
  * (long), deadline on {@link System#nanoTime()}'s clock, Linux's {@code CLOCK_MONOTONIC} (long), bytes the last read
  * brought or -1 when it failed (long), two counts of the reader's own: reads that found nothing, and reads that
  * brought bytes or failed, and how long a reader's looks must have found nothing before one waits on the socket

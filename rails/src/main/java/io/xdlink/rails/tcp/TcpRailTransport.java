@@ -368,13 +368,7 @@ public final class TcpRailTransport implements RailTransport {
      */
     @Override
     public boolean parkRead(ParkedRead park, long deadline) {
-        if (!idleRead || writer.pending() > 0 || failure != null) {
-            return false;
-        }
-        if (descriptor == -2) {
-            descriptor = SocketCalls.descriptor(channel);
-        }
-        if (descriptor < 0) {
+        if (watchDescriptor() < 0) {
             return false;
         }
         synchronized (this) {
@@ -387,6 +381,7 @@ public final class TcpRailTransport implements RailTransport {
         }
     }
 
+    /** The socket's descriptor while the rail is idle as {@link #parkRead} and the watch need it, or -1. */
     @Override
     public int watchDescriptor() {
         if (!idleRead || writer.pending() > 0 || failure != null) {
